@@ -36,6 +36,8 @@ CWD_CHANGERS = frozenset({"cd", "pushd", "popd", "source", ".", "eval"})
 # variables whose value changes how later commands are found or started
 SENSITIVE_VARS = frozenset(
     {"PATH", "BASH_ENV", "ENV", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "CDPATH", "GLOBIGNORE"}
+    # the hash table and the aliases as arrays: an entry makes a name run another program
+    | {"BASH_CMDS", "BASH_ALIASES"}
 )
 # texts run by the current shell (their `cd` stays in effect); trap/alias/callback texts run later
 CURRENT_SHELL_TEXT = frozenset({"eval", "trap", "alias", "mapfile", "readarray"})
@@ -317,6 +319,7 @@ class Walker:
             self.nested_words(node.word, node.line, via, depth)
             for item in node.items:
                 for pat in item.patterns:
+                    self.arith_site(node.line, "case", H.word_refs(pat), via)  # `$((v))` as a pattern
                     self.nested_words(pat, node.line, via, depth)
             self.branches(node, [i.body for i in node.items if i.body is not None], via, depth)
         elif isinstance(node, A.ArithCmd):

@@ -24,6 +24,17 @@ class WordValue:
     glob_dir: str | None = None  # a glob: the directory the shell lists (its matches are FOUND + dir)
 
 
+def glob_dir(pattern: str) -> str | None:
+    """The directory the shell lists to expand a glob (relative ones: "."); None when the
+    pattern climbs out of it again (`/data/*/../..`)."""
+    marks = [i for i in (pattern.find(c) for c in "*?[") if i >= 0]
+    first = min(marks) if marks else len(pattern)
+    head = pattern[:first]
+    if ".." in pattern[first:].split("/"):
+        return None
+    return head.rsplit("/", 1)[0] or "/" if "/" in head else "."
+
+
 class Words:
     """Static word expansion: literals, quotes, `~`, braces; anything else is run-time."""
 
@@ -61,12 +72,9 @@ class Words:
         if glob:
             if len(out) != 1 or "\0" in out[0]:
                 return WordValue(None, "glob")
-            text = out[0]
-            first = min(i for i in (text.find(c) for c in "*?[") if i >= 0)
-            head = text[:first]
-            if ".." in text[first:].split("/"):
-                return WordValue(None, "glob")  # `/data/*/../..` climbs out of the listed directory
-            directory = head.rsplit("/", 1)[0] or "/" if "/" in head else "."
+            directory = glob_dir(out[0])
+            if directory is None:
+                return WordValue(None, "glob")
             return WordValue([FOUND + directory], "glob", directory)
         return WordValue(out, "")
 

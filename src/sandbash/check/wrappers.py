@@ -16,6 +16,7 @@ from ..commands.record import Effects
 from ..commands.registry import BUILTIN_TABLE, CommandTable
 from .models import FOUND, Arg, Call, Facts, Model, values, words
 from .models import MODELS as FILE_MODELS
+from .words import glob_dir
 
 NOFS = ""  # an alternative that touches no file (e.g. rg reading stdin)
 
@@ -622,12 +623,69 @@ PLAIN_BUILTINS = words(
 
 
 def m_compgen(c: Call) -> None:
-    args = c.args
-    for i, a in enumerate(args):
-        if a == "-C":
-            c.facts.scripts.append(args[i + 1] if i + 1 < len(args) else None)
-        elif a == "-F":
-            c.opaque("compgen -F: runs a shell function")
+    """compgen (builtins/compgen.py): -C runs a command and -F a function; -W's words are
+    expanded as shell words (`$(...)` in them runs); the file actions list the word's directory,
+    -c lists each PATH directory, -G globs, hostnames read $HOSTFILE (else /etc/hosts)."""
+    parsed = _compgen_options(c)
+    if parsed is None:
+        return
+    actions, values, word = parsed
+    for text in values.get("C", ()):
+        c.facts.scripts.append(text)
+    if "F" in values:
+        c.opaque("compgen -F: runs a shell function")
+    for text in values.get("W", ()):
+        # each word is expanded as the shell would (split by the shell's rules, not globbed)
+        c.facts.scripts.append(None if text is None else ": " + text)
+    if actions & {"file", "directory", "default", "dirnames", "plusdirs"}:
+        c.fx("list", _completion_dir(word), recursive=False)
+    if "command" in actions:
+        c.fx("list", None)  # each directory of $PATH, known only at run time
+    if "hostname" in actions:
+        c.fx("read", None)  # $HOSTFILE, else /etc/hosts
+    for pattern in values.get("G", ()):
+        c.fx("list", None if pattern is None else glob_dir(pattern), recursive=True)
+
+
+def _compgen_options(c: Call) -> tuple[set[str], dict[str, list[Arg]], Arg] | None:
+    """(actions and -o options that reach files, valued options, the word) as compgen parses its
+    words; None (and the call opaque) when an option is a word only the run knows."""
+    from ..builtins.complete import ACTION_NAMES, COMP_SPEC  # the builtin's own option table
+
+    valued = {COMP_SPEC[i - 1] for i, ch in enumerate(COMP_SPEC) if ch == ":"}
+    by_letter = {letter: n for n, letter in ACTION_NAMES.items() if letter}
+    actions: set[str] = set()
+    values: dict[str, list[Arg]] = {}
+    args = list(c.args)
+    while args and args[0] != "--" and (args[0] is None or (args[0].startswith("-") and len(args[0]) > 1)):
+        a = args.pop(0)
+        if a is None:
+            c.opaque("compgen: its options are known only at run time")
+            return None
+        for j, ch in enumerate(a[1:], 1):
+            if ch in valued:
+                value = a[j + 1 :] or (args.pop(0) if args else "")
+                if ch in "Ao":
+                    if value is None:
+                        c.opaque(f"compgen -{ch}: its value is known only at run time")
+                        return None
+                    actions.add(value)
+                else:
+                    values.setdefault(ch, []).append(value)
+                break
+            actions.add(by_letter.get(ch, ""))
+    if args and args[0] == "--":
+        args.pop(0)
+    return actions, values, args[0] if args else ""
+
+
+def _completion_dir(word: Arg) -> Arg:
+    """The directory filename completion lists for `word` (its directory part; `~` only the
+    run resolves)."""
+    if word is None or word.startswith("~"):
+        return None
+    head, slash, _ = word.rpartition("/")
+    return (head or "/") if slash else "."
 
 
 BUILTIN_MODELS["compgen"] = m_compgen

@@ -1,0 +1,212 @@
+"""Attack round 13: the policy, the audit log and the static check, read as an attacker.
+
+The run's gate held every way of reaching a refused command or path tried this round (wrappers,
+shells, traps, callbacks of awk/sed/lua/node/sqlite3, links, renames, /dev/fd, globs). What fell
+was the static check: it said `allowed` for scripts whose run the policy refuses, so an embedder
+that approves scripts with `check()` was told a refused command or listing would not happen:
+
+- writes to BASH_CMDS / BASH_ALIASES (the hash table and the aliases as arrays) retarget a name
+  like `hash -p` and `alias` do, but were not sensitive assignments;
+- `compgen -W WORDS` expands WORDS as shell words (`$(...)` runs), the file actions (-f, -d,
+  -A file/directory, -o default/dirnames/plusdirs) list the word's directory, -G globs, -c lists
+  PATH's directories, -A hostname reads $HOSTFILE: the check modelled only -C and -F;
+- a `case` pattern's arithmetic (`$((v))` with v naming `a[$(cmd)]`) evaluates hidden code, as
+  the case word's does, but only the word was looked at.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbash import Bash
+from sandbash.check import ALLOWED, check
+from sandbash.policy import Policy
+from sandbash.vfs.facade import Vfs
+
+GRANTS = ["/data:ro", "/workspace:rw"]
+ALLOW = Policy(["cat", "echo", "ls", "eval", "head"], paths=GRANTS, mode="remediation", name="allow13")
+VICTIM = "/workspace/victim"
+
+
+def sandbox(policy: Policy = ALLOW) -> Bash:
+    vfs = Vfs()
+    view = vfs.view("/")
+    for d in ("/data", "/workspace", "/secret"):
+        view.mkdir(d, parents=True)
+    view.write_bytes("/data/a.txt", b"alpha\n")
+    view.write_bytes("/secret/key", b"TOPSECRET\n")
+    view.write_bytes(VICTIM, b"precious\n")
+    return Bash(fs=vfs, cwd="/workspace", policy=policy)
+
+
+def refusals(events: list[dict[str, object]]) -> list[tuple[str, str]]:
+    return [
+        (str(e["action"]), str(e["target"]))
+        for e in events
+        if e["kind"] == "decision" and e["decision"] == "deny"
+    ]
+
+
+# (script, what the run refuses: a decision's action and target)
+CHECK_AGREES = [
+    # the hash table as an array: `cat` runs rm
+    ("BASH_CMDS[cat]=/bin/rm; cat victim", ("shell:exec", "rm")),
+    ("k=cat; BASH_CMDS[$k]=/bin/rm; cat victim", ("shell:exec", "rm")),
+    ("printf -v 'BASH_CMDS[cat]' /bin/rm; cat victim", ("shell:exec", "rm")),
+    ("read 'BASH_CMDS[cat]' <<< /bin/rm; cat victim", ("shell:exec", "rm")),
+    ("f() { BASH_CMDS[cat]=/bin/rm; }; f; cat victim", ("shell:exec", "rm")),
+    ("BASH_CMDS[ls]=/usr/bin/rm; ls victim", ("shell:exec", "rm")),
+    # the aliases as an array
+    ("shopt -s expand_aliases; BASH_ALIASES[ls]=rm; eval 'ls victim'", ("shell:exec", "rm")),
+    ("shopt -s expand_aliases; read 'BASH_ALIASES[ls]' <<< rm; eval 'ls victim'", ("shell:exec", "rm")),
+    # compgen -W expands its words: a command substitution in them runs
+    ("compgen -W '$(rm victim)' x", ("shell:exec", "rm")),
+    ("compgen -W '`rm victim`' x", ("shell:exec", "rm")),
+    ("compgen -W'$(rm victim)' x", ("shell:exec", "rm")),
+    ("compgen -o default -W '$(rm victim)'", ("shell:exec", "rm")),
+    ("a=(1); compgen -W '${a[$(rm victim)]}' x", ("shell:exec", "rm")),
+    # compgen's file actions list the word's directory
+    ("compgen -f /secret/", ("fs:list", "/secret")),
+    ("compgen -f /secret/k", ("fs:list", "/secret")),
+    ("compgen -d /secret/", ("fs:list", "/secret")),
+    ("compgen -fd -- /secret/", ("fs:list", "/secret")),
+    ("compgen -A file /secret/", ("fs:list", "/secret")),
+    ("compgen -A directory /secret/", ("fs:list", "/secret")),
+    ("compgen -o dirnames /secret/", ("fs:list", "/secret")),
+    ("compgen -o default /secret/", ("fs:list", "/secret")),
+    ("compgen -o plusdirs -W x /secret/", ("fs:list", "/secret")),
+    ("x=/secret/; compgen -f $x", ("fs:list", "/secret")),
+    ("cd /; compgen -f secret/", ("fs:list", "/secret")),
+    ("compgen -G '/secret/*'", ("fs:list", "/secret")),
+    ("compgen -G '/sec*/*'", ("fs:list", "/")),
+    ("compgen -c", ("fs:list", "/bin")),
+    ("compgen -A command ca", ("fs:list", "/bin")),
+    ("HOSTFILE=/secret/key; compgen -A hostname", ("fs:read", "/secret/key")),
+    # arithmetic in a case pattern evaluates the subscript a variable names
+    ("a=(1); v='a[$(rm victim)]'; case 1 in $((v))) ;; esac", ("shell:exec", "rm")),
+    ("a=(1); v='a[$(rm victim)]'; case 1 in 2|$((v + 1))) ;; esac", ("shell:exec", "rm")),
+    ("a=(1); read v <<< 'a[$(rm victim)]'; case 1 in ${a[v]}) ;; esac", ("shell:exec", "rm")),
+]
+
+
+@pytest.mark.parametrize(("script", "refused"), CHECK_AGREES, ids=[s for s, _ in CHECK_AGREES])
+def test_check_never_allows_what_the_run_refuses(script: str, refused: tuple[str, str]) -> None:
+    bash = sandbox()
+    report = bash.check(script)
+    r = bash.exec(script)
+    assert refused in refusals(r.events), (r.stderr, refusals(r.events))
+    assert report.status != ALLOWED, report.to_text()
+    bash.vfs.gate = None
+    assert bash.vfs.view("/").read_bytes(VICTIM) == b"precious\n"
+    assert "TOPSECRET" not in r.stdout + r.stderr
+
+
+# the same shapes with nothing refused: the check still allows them
+CHECK_STILL_ALLOWS = [
+    "compgen -W 'alpha beta' al",
+    'compgen -W "alpha beta" -- be',
+    "compgen -A alias; compgen -v B; compgen -k",
+    "compgen -f /workspace/",
+    "compgen -d /data/",
+    "compgen -G '/workspace/*'",
+    "compgen -o default /data/a",
+    "case 1 in $((1))) echo one ;; esac",
+    "n=2; case 2 in $((n))) echo two ;; esac",
+    "BASH_VERSINFO_COPY=1; echo $BASH_VERSINFO_COPY",
+]
+
+
+@pytest.mark.parametrize("script", CHECK_STILL_ALLOWS)
+def test_check_still_allows_harmless_shapes(script: str) -> None:
+    bash = sandbox()
+    assert bash.check(script).status == ALLOWED, bash.check(script).to_text()
+    assert refusals(bash.exec(script).events) == []
+
+
+def test_check_without_path_grants_allows_listings() -> None:
+    """With no grants nothing a listing does is refused: the new effects add no false refusal."""
+    policy = Policy(["echo"], name="no-paths")
+    for script in ("compgen -f /", "compgen -G '/*'", "compgen -c", "compgen -d ~/"):
+        assert check(script, policy).status == ALLOWED, script
+
+
+# ---------------------------------------------------------------- what held, kept as guards
+
+DENY = Policy(deny=["rm", "curl"], paths=[*GRANTS, "/tmp:rw"], mode="remediation", name="deny13")
+
+# every one of these reaches `rm` (or a refused path) by another road; none may get there
+HELD = [
+    "\\rm victim",
+    "$'\\x72m' victim",
+    "exec -a cat rm victim",
+    "command -p rm victim",
+    "time -p rm victim",
+    "coproc rm victim; wait",
+    "bash <<< 'rm victim'",
+    "printf '#!/usr/bin/env rm\\n' > s; chmod +x s; ./s victim",
+    "mapfile -C rm -c 1 a <<< victim",
+    "history -s 'rm victim'; fc -s",
+    "compgen -C 'rm victim' x",
+    "select x in victim; do rm $x; break; done <<< 1",
+    "find . -name victim -ok rm {} \\; <<< y",
+    'awk \'BEGIN { print "victim" | "xargs rm" }\'',
+    "awk 'BEGIN { \"rm victim\" | getline }'",
+    "echo victim | sed 's/^/rm /e'",
+    'lua -e \'io.popen("rm victim", "w"):close()\'',
+    'node -e \'require("child_process").execSync("rm victim")\'',
+    "sqlite3 :memory: '.shell rm victim'",
+    "sqlite3 :memory: \".output '|rm victim'\" 'select 1'",
+]
+
+
+@pytest.mark.parametrize("script", HELD)
+def test_refused_command_never_runs(script: str) -> None:
+    bash = sandbox(DENY)
+    r = bash.exec(script)
+    bash.vfs.gate = None
+    assert bash.vfs.view("/").read_bytes(VICTIM) == b"precious\n", (r.stdout, r.stderr)
+    if "policy denied" in r.stderr:  # a refusal the script saw is in the log, under what runs
+        assert ("shell:exec", "rm") in refusals(r.events)
+
+
+SECRET_READS = [
+    'lua -e \'print(io.open("/secret/key"):read("a"))\'',
+    "lua -e 'dofile(\"/secret/key\")'",
+    'node -e \'console.log(require("fs").readFileSync("/secret/key", "utf8"))\'',
+    "sqlite3 -init /secret/key :memory: 'select 1'",
+    "sqlite3 :memory: '.read /secret/key'",
+    "jq --rawfile a /secret/key -n '$a'",
+    "sed 'r /secret/key' victim",
+    "awk '{ print }' /secret/key",
+    "ln -s /secret s; cat s/key",
+    "ln /secret/key h; cat h",
+    "cat /proc/self/root/secret/key",
+    "exec 3< /secret/key; cat <&3",
+    "cd /data; cd ..; cat secret/key",
+    "tar cf - /secret | tar xOf -",
+]
+
+
+@pytest.mark.parametrize("script", SECRET_READS)
+def test_denied_file_is_never_read(script: str) -> None:
+    r = sandbox(DENY).exec(script)
+    assert "TOPSECRET" not in r.stdout + r.stderr
+
+
+EXISTENCE = [
+    "[ -e {p} ] && echo yes || echo no",
+    "cat {p} 2>&1 | sed 's|{p}|P|'",
+    "ls {p} 2>&1 | sed 's|{p}|P|'",
+    "mkdir {p} 2>&1 | sed 's|{p}|P|'",
+    "ln -s x {p} 2>&1 | sed 's|{p}|P|'",
+    "mv victim {p} 2>&1 | sed 's|{p}|P|'",
+    "cd {p} 2>&1 | sed 's|{p}|P|'",
+    'node -e \'console.log(require("fs").existsSync("{p}"))\'',
+]
+
+
+@pytest.mark.parametrize("shape", EXISTENCE)
+def test_denied_tree_hides_what_exists(shape: str) -> None:
+    """A name in a tree no grant covers answers the same whether it exists or not."""
+    answers = {sandbox(DENY).exec(shape.format(p=p)).stdout for p in ("/secret/key", "/secret/nothing")}
+    assert len(answers) == 1, answers
