@@ -897,7 +897,7 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
     status = 0
     first = len(argv) - len(args)  # (the names are argv's last words)
     for i, name in enumerate(args, first):
-        base, _, sub = name.partition("[")
+        base, sep, sub = name.partition("[")
         if mode == "f":
             if not unset_function(sh, name):
                 status = 1
@@ -906,8 +906,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
         # is not expanded again (bash's W_ARRAYREF)
         expanded = isinstance(name, ArrayRefArg)
         # (bash's unset reads quotes in a subscript as plain characters: `unset -v d["$k"]`, k=\')
-        if sub and split_array_ref(name, False, expanded) is None:
-            base = ""  # `A[]]`, `A[a]b]`: no array reference, so no name either
+        if sep and (sub == "]" or split_array_ref(name, False, expanded) is None):
+            base = ""  # `A[`, `A[]`, `A[]]`, `A[a]b]`: no array reference, so no name either
         if not _valid_name(base) or (sub and not sub.endswith("]")):
             if mode == "v" or (sub and _valid_name(base)):
                 sh.builtin_error("unset", f"`{name}': not a valid identifier")
