@@ -281,6 +281,7 @@ class Bash:
         # each run gets `gate.bind(its recorder)` (see _audited)
         self.gate = Gate(self.policy, OutsideRunRecorder(audit) if audit is not None else None)
         self.vfs.gate = self.gate.fs
+        self.vfs.gate_entries = self.policy.decide is not None
         if self.network is not None:
             self.network = self.gate.attach_network(self.network)
 

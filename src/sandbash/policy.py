@@ -49,7 +49,9 @@ A `Policy` is pure data plus rule matching:
 - **decide**: a host callback `decide(Action) -> Decision | bool | (bool, reason) | None` consulted
   for every action the static rules allow (a static denial is final): `shell:exec` (argv after
   expansion, sub-commands included), `fs:<action>` (canonical path), `http:request` (method, URL)
-  and `net:connect`. `None` abstains (allow); an exception denies (fail closed).
+  and `net:connect`. `None` abstains (allow); an exception denies (fail closed). A directory
+  renamed in one step moves every entry below it: `decide` is asked about each one (`fs:rename`,
+  old and new path), so a name it refuses is never carried out from under its rule.
 
 A `Gate` binds a policy to one audit `Recorder` and hands out the hooks: `gate.command`
 (Runtime.policy_gate), `gate.fs` (the gate of a run's `Vfs.bind`), `gate.net`/`gate.net_audit`

@@ -20,7 +20,7 @@ import pytest
 
 from sandbash import Bash
 from sandbash.check import ALLOWED, check
-from sandbash.policy import Policy
+from sandbash.policy import Action, Policy
 from sandbash.vfs.facade import Vfs
 
 GRANTS = ["/data:ro", "/workspace:rw"]
@@ -210,3 +210,81 @@ def test_denied_tree_hides_what_exists(shape: str) -> None:
     """A name in a tree no grant covers answers the same whether it exists or not."""
     answers = {sandbox(DENY).exec(shape.format(p=p)).stdout for p in ("/secret/key", "/secret/nothing")}
     assert len(answers) == 1, answers
+
+
+# ---------------------------------------------------------------- a file hidden by `decide`
+
+HIDDEN = ("/workspace/.env", "/workspace/hid")
+
+
+def hide(action: Action) -> tuple[bool, str] | None:
+    """The embedder's rule: .env and everything under hid/ are off limits, whatever the action."""
+    path = action.path
+    if action.kind.startswith("fs:") and any(path == h or path.startswith(h + "/") for h in HIDDEN):
+        return False, "hidden"
+    return None
+
+
+HIDE = Policy(paths=["/workspace:rw", "/tmp:rw"], mode="remediation", decide=hide, name="hide13")
+
+
+def hidden_sandbox() -> Bash:
+    vfs = Vfs()
+    view = vfs.view("/")
+    for d in ("/workspace/hid/deep", "/workspace/pub/sub", "/tmp"):
+        view.mkdir(d, parents=True)
+    view.write_bytes("/workspace/.env", b"ENVSECRET\n")
+    view.write_bytes("/workspace/hid/deep/k", b"HIDSECRET\n")
+    view.write_bytes("/workspace/pub/sub/f", b"public\n")
+    return Bash(fs=vfs, cwd="/workspace", policy=HIDE)
+
+
+# a directory moved in one step carried the hidden names out from under the rule
+CARRIED = [
+    "mv /workspace /tmp/w; cat /tmp/w/.env /tmp/w/hid/deep/k",
+    "cd /; mv workspace tmp/; cat /tmp/workspace/.env",
+    "mv -T /workspace /tmp/w2; cat /tmp/w2/.env",
+    'node -e \'require("fs").renameSync("/workspace", "/tmp/w3")\'; cat /tmp/w3/.env',
+    'lua -e \'os.rename("/workspace", "/tmp/w4")\'; cat /tmp/w4/.env',
+    "mkdir /workspace/hid2; mv /workspace /tmp/w5 2>/dev/null; cat /tmp/w5/hid/deep/k",
+]
+
+
+@pytest.mark.parametrize("script", CARRIED)
+def test_decided_entries_are_not_moved_out_from_under_decide(script: str) -> None:
+    bash = hidden_sandbox()
+    r = bash.exec(script)
+    assert "SECRET" not in r.stdout + r.stderr, r.stdout
+    bash.vfs.gate = None
+    assert bash.vfs.view("/").read_bytes("/workspace/.env") == b"ENVSECRET\n"
+    assert any(a == "fs:rename" and t.startswith(HIDDEN) for a, t in refusals(r.events)), refusals(r.events)
+
+
+MOVES_STILL_ALLOWED = [
+    ("mv pub /tmp/p && cat /tmp/p/sub/f", "public\n"),
+    ("mkdir -p /tmp/x/y && mv /tmp/x /workspace/x && ls /workspace/x", "y\n"),
+    ("mv /workspace/pub/sub /workspace/sub2 && cat sub2/f", "public\n"),
+]
+
+
+@pytest.mark.parametrize(("script", "out"), MOVES_STILL_ALLOWED)
+def test_moves_without_hidden_entries_still_work(script: str, out: str) -> None:
+    r = hidden_sandbox().exec(script)
+    assert (r.exit_code, r.stdout, refusals(r.events)) == (0, out, [])
+
+
+# the check asks `decide` about what a recursive action or a directory's rename reaches there
+DECIDED_BELOW = ["mv /workspace /tmp/w", "rm -r /workspace", "cp -r /workspace /tmp/c", "ls -R /workspace"]
+
+
+@pytest.mark.parametrize("script", DECIDED_BELOW)
+def test_check_asks_decide_about_what_lies_below(script: str) -> None:
+    bash = hidden_sandbox()
+    report = bash.check(script)
+    assert report.status != ALLOWED, report.to_text()
+    assert refusals(bash.exec(script).events)  # the run refuses too
+
+
+@pytest.mark.parametrize("script", ["mv pub /tmp/p", "cp -r pub /tmp/c", "ls -R pub", "rm -r pub"])
+def test_check_allows_trees_decide_allows(script: str) -> None:
+    assert hidden_sandbox().check(script).status == ALLOWED

@@ -321,8 +321,7 @@ class _Judge:
             add(
                 DENY,
                 "command_not_allowed",
-                f"{name}: policy denied this command [policy: {decision.rule}]"
-                + (f" ({decision.reason})" if decision.reason else ""),
+                f"{name}: policy denied this command {_rule(decision)}",
             )
         elif (
             s.kind in ("command", "shell")
@@ -461,8 +460,7 @@ class _Judge:
             return (
                 DENY,
                 code,
-                f"{action} {path}: policy denied [policy: {decision.rule}]"
-                + (f" ({decision.reason})" if decision.reason else ""),
+                f"{action} {path}: policy denied {_rule(decision)}",
             )
         if recursive:
             for g in self.policy.grants or ():
@@ -477,6 +475,27 @@ class _Judge:
                                 f"[policy: {inner.rule}] if it holds files"
                             ),
                         )
+        if self.policy.decide is not None and (
+            recursive or action == "rename"
+        ):  # (a rename carries its tree)
+            return self.decided_below(action, path)
+        return ALLOW, "", ""
+
+    def decided_below(self, action: str, path: str) -> tuple[str, str, str]:
+        """`decide` is asked about each entry a recursive action reaches (and about each one a
+        directory's rename carries): ask it about the entries there now. What the script adds
+        before that is not known, nor is a tree past the budget."""
+        entries, whole = _entries_below(self.fs, path, True) if self.fs is not None else ([], False)
+        for entry, _ in entries:
+            inner = self.decide_path(action, entry)
+            if not inner.allowed:
+                return (
+                    UNKNOWN,
+                    "requires_execution",
+                    f"{action} below {path} reaches {entry}, which the policy refuses {_rule(inner)}",
+                )
+        if not whole:
+            return UNKNOWN, "requires_execution", f"{action} below {path}: `decide` is asked about each entry"
         return ALLOW, "", ""
 
     def entry_links(
@@ -504,9 +523,7 @@ class _Judge:
             d = self.decide_path(action, target) if target is not None else Decision.allow("")
             if d.allowed:
                 continue
-            message = f"{action} {target} (through the link {link}): policy denied [policy: {d.rule}]" + (
-                f" ({d.reason})" if d.reason else ""
-            )
+            message = f"{action} {target} (through the link {link}): policy denied {_rule(d)}"
             out.append(
                 (DENY, "path_not_allowed", message)
                 if certain
@@ -541,8 +558,7 @@ class _Judge:
             add(
                 DENY,
                 "url_not_allowed",
-                f"{label}: {method} {url}: policy denied [policy: {d.rule}]"
-                + (f" ({d.reason})" if d.reason else ""),
+                f"{label}: {method} {url}: policy denied {_rule(d)}",
             )
 
 
@@ -611,31 +627,41 @@ def _has_symlink(fs: Any, path: str, budget: int = 10_000) -> bool:
     return False
 
 
+def _rule(decision: Decision) -> str:
+    """`[policy: RULE]` and the reason, as refusals show them."""
+    return f"[policy: {decision.rule}]" + (f" ({decision.reason})" if decision.reason else "")
+
+
 def _parent(path: str) -> str:
     return path.rsplit("/", 1)[0] or "/"
 
 
 def _links_below(fs: Any, directory: str, recursive: bool, budget: int = 10_000) -> list[str]:
     """Symbolic links among the entries of `directory` (all levels when recursive)."""
-    out: list[str] = []
+    return [p for p, kind in _entries_below(fs, directory, recursive, budget)[0] if kind == 0o120000]
+
+
+def _entries_below(
+    fs: Any, directory: str, recursive: bool, budget: int = 10_000
+) -> tuple[list[tuple[str, int]], bool]:
+    """The entries of `directory` (all levels when recursive; links not followed) with their file
+    types, and whether that is all of them (False past `budget` entries)."""
+    out: list[tuple[str, int]] = []
     tree = fs.tree
     stack = [directory]
-    seen = 0
-    while stack and seen < budget:
+    while stack and len(out) < budget:
         d = stack.pop()
         try:
             names = tree.listdir(d)
         except Exception:
             continue
         for n in names:
-            seen += 1
             p = d.rstrip("/") + "/" + n
             try:
                 kind = tree.lstat(p).mode & 0o170000
             except Exception:
                 continue
-            if kind == 0o120000:
-                out.append(p)
-            elif kind == 0o040000 and recursive:
+            out.append((p, kind))
+            if kind == 0o040000 and recursive:
                 stack.append(p)
-    return out
+    return out, not stack

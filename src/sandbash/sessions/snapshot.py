@@ -552,7 +552,7 @@ def twin(bash: Bash) -> Bash:
     vfs = bash.vfs
     seed = None if bash.seed is None else vfs.rng.getrandbits(64)
     new.vfs = Vfs(_clone_backend(vfs.backend), uid=vfs.uid, gid=vfs.gid, clock=vfs.clock, seed=seed)
-    new.vfs.gate = vfs.gate
+    new.vfs.gate, new.vfs.gate_entries = vfs.gate, vfs.gate_entries
     mount_command_dirs(new.vfs.tree, new._command_listed, lambda: [*SHELL_NAMES, *registry.known_names()])
     return new
 

@@ -152,6 +152,9 @@ class Vfs:
 
             self.rng = random.Random(seed)
         self.gate: Gate | None = None
+        # the gate decides entry by entry (a policy's `decide`): a directory moved in one step is
+        # asked about for each entry it carries too (see rename)
+        self.gate_entries = False
         self.checkpoint: Callable[[], None] | None = None
         # path -> _plain_parts(path), for opens in loops; lexical, so its runs (bind) share it
         self._plain: dict[str, tuple[tuple[str, ...], str]] = {}
@@ -788,10 +791,31 @@ class Vfs:
             return
         if cdst.startswith(csrc + "/"):
             raise FsError(errno.EINVAL, dst)
+        if self.gate_entries and (sst.mode & S_IFMT) == S_IFDIR:
+            try:
+                self._gate_carried(csrc, cdst)
+            except FsError as refused:
+                raise refused.at(src) from None
         try:
             self.tree.rename(csrc, cdst)
         except FsError as e:
             raise FsError(e.code, dst if e.code in (errno.EISDIR, errno.ENOTEMPTY, errno.ENOTDIR) else src)
+
+    def _gate_carried(self, src: str, dst: str) -> None:
+        """A directory renamed moves every entry below it in one step. A gate that decides
+        entry by entry (`decide` refusing /w/.env) is asked about each one, at its old path and
+        at its new one: else `mv /w /t` would carry a refused name out from under its rule."""
+        todo = [""]
+        while todo:
+            rel = todo.pop()
+            for name in self.tree.listdir(src + rel):
+                if self.checkpoint is not None:
+                    self.checkpoint()
+                entry = f"{rel}/{name}"
+                self._gate(FileOp.RENAME, src + entry)
+                self._gate(FileOp.RENAME, dst + entry)
+                if (self.tree.lstat(src + entry).mode & S_IFMT) == S_IFDIR:
+                    todo.append(entry)
 
     def symlink(self, target: str, path: str) -> None:
         if "\0" in target:
