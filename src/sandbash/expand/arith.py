@@ -96,8 +96,9 @@ class Evaluator:
         self.vars = vars
         self.text = text
         self.depth = 0
-        # the numbers of a template's slots while one runs (Slot reads them; see Template)
-        self.slots: tuple[int, ...] = ()
+        # the values of a template's slots while one runs (Slot reads them; see Template): numbers,
+        # and text for a slot that is a whole subscript (arithwords.template_fn)
+        self.slots: tuple[int | str, ...] = ()
         # the shell's variable scopes and `set -o` options, when the owner
         # lets plain string variables be read and written here directly
         self.scopes: list[Scope] | None = None
@@ -251,7 +252,8 @@ def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
 def _compile(node: Arith | Slot) -> Fn:
     if isinstance(node, Slot):
         index = node.index
-        return lambda ev: ev.slots[index]
+        # (an operand's slot is always a number: text is given only to a whole subscript's slot)
+        return lambda ev: ev.slots[index]  # type: ignore[return-value]
     if isinstance(node, ANum):
         value = node.value if _MIN <= node.value <= _MAX else wrap(node.value)
         return lambda ev: value

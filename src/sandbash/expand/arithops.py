@@ -27,7 +27,7 @@ INTS_MAX = 1024
 
 class Slot:
     """An operand of a template (arithwords: `$(( $n % 3 ))` parsed once as `_sbSlot0_ % 3`): the
-    number the expansion gave, read from Evaluator.slots. Not a syntax node: only a template's tree
+    number the expansion gave (or, for a whole subscript, its text), read from Evaluator.slots. Not a syntax node: only a template's tree
     has one (arith.template_of), so a variable that happens to bear a slot's name is never read as one."""
 
     __slots__ = ("index",)

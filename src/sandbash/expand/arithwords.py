@@ -147,7 +147,11 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
     """`$(( $n % 3 ))`, `$(( ${m[$w]:-0} + 1 ))`: each expansion expands as the text would, and when
     every one is a plain decimal number the expression is evaluated as its template (`_sbSlot0_ %
     3`, parsed once, its slots the numbers: arith.Template) instead of parsing the text anew for
-    every value. Each expansion is what the text's join would make of it (_part_fn)."""
+    every value. Each expansion is what the text's join would make of it (_part_fn).
+    An expansion that is a whole subscript (`m[$w]++`, `a["$k"]`) may also give text: its slot is
+    then that text as the text would spell it (quote_subscript's), which is exactly the subscript the
+    parser would cut from the text, so `(( count[$word]++ ))` over many words parses once, not once
+    per word (only while the text would stay short enough to need no charge: CHARGE_FROM)."""
     compiled_tpl, parts, names, quoted = tpl
     # (an expansion that is a subscript is joined as arith_join_fn joins it: not as in "", quoted)
     inside = iter(quoted)
@@ -163,6 +167,7 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
         quote = quoted[0]
         before = "".join(steps[:i])  # type: ignore[arg-type]
         after = "".join(steps[i + 1 :])  # type: ignore[arg-type]
+        outside = len(before) + len(after)
 
         def one_slot() -> int:
             try:
@@ -177,33 +182,50 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
                     raise
             if quote and not v.isalnum():
                 v = v.translate(_SUBSCRIPT_QUOTE)
+            if quote and v and len(v) + outside <= CHARGE_FROM:
+                # a whole subscript (`m[$w]++`, w=k123): the key's text is the slot (see template_fn)
+                try:
+                    return slots(compiled_tpl, (v,))
+                except ArithError as e:
+                    _name_numbers(e, {name: v})
+                    raise
             return arith_eval(charged(before + v + after))  # (see template_eval)
 
         return one_slot
 
     getters = tuple(step for step in steps if type(step) is not str)
+    literal = sum(len(step) for step in steps if type(step) is str)
 
     def template_eval() -> int:
         try:
             values = [get() for get in getters]  # type: ignore[operator]
         except (ArithError, ArithAssignError) as e:
             raise nested_error(e) from None
-        numbers: list[int] = []
-        for v in values:
-            if not (len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1)):
-                # the text, from the values already expanded (each `$RANDOM` expands once)
-                left = iter(
-                    [
-                        w.translate(_SUBSCRIPT_QUOTE) if q and not w.isalnum() else w
-                        for w, q in zip(values, quoted, strict=True)
-                    ]
-                )
-                return arith_eval(charged("".join([s if type(s) is str else next(left) for s in steps])))  # type: ignore[misc]
-            numbers.append(int(v))
+        numbers: list[int | str] = []
+        keys = 0  # the length of the whole subscripts given as text (see template_fn)
+        for v, q in zip(values, quoted, strict=True):
+            if len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1):
+                numbers.append(int(v))
+            elif q and v:
+                key = v if v.isalnum() else v.translate(_SUBSCRIPT_QUOTE)
+                keys += len(key)
+                numbers.append(key)
+            else:
+                keys = CHARGE_FROM + 1
+                break
+        if keys and keys + literal > CHARGE_FROM:
+            # the text, from the values already expanded (each `$RANDOM` expands once)
+            left = iter(
+                [
+                    w.translate(_SUBSCRIPT_QUOTE) if q and not w.isalnum() else w
+                    for w, q in zip(values, quoted, strict=True)
+                ]
+            )
+            return arith_eval(charged("".join([s if type(s) is str else next(left) for s in steps])))  # type: ignore[misc]
         try:
             return slots(compiled_tpl, tuple(numbers))
         except ArithError as e:
-            _name_numbers(e, dict(zip(names, values, strict=True)))
+            _name_numbers(e, {n: str(v) for n, v in zip(names, numbers, strict=True)})
             raise
 
     return template_eval

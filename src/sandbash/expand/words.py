@@ -70,7 +70,7 @@ class Expander:
         self._arg_bytes = 0  # text the words of the current command expanded to
         self._glob_off = False  # a redirection's word in posix mode
         # evaluates a compiled arithmetic template (the shell's; None: every expression as text)
-        self._arith_slots: Callable[[Template, tuple[int, ...]], int] | None = getattr(
+        self._arith_slots: Callable[[Template, tuple[int | str, ...]], int] | None = getattr(
             env, "arith_slots", None
         )
 

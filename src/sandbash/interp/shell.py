@@ -780,7 +780,7 @@ class Shell:
             return None
         return target if tsub is None and target != name else None
 
-    def arith_slots(self, tpl: ArithTemplate, slots: tuple[int, ...]) -> int:
+    def arith_slots(self, tpl: ArithTemplate, slots: tuple[int | str, ...]) -> int:
         """Evaluate a template (the expander's `$(( $n % 3 ))`) with its slots' numbers: as
         arith_eval evaluates text, `slots` in place of the text's numbers (put back after, as the
         text is: a template can run inside another's, through a variable's subscript)."""
