@@ -98,14 +98,21 @@ OWNERS_SUBPROCESS = {
     "box/spawn.py",  # box mode: a [tool.<name>] host program, only inside bubblewrap
     "box/egress_relay.py",
 }  # ... started by the relay, its parent inside that sandbox
-# ... and that worker sets its own CPU limit (it must end even if the sandbash that started it dies)
-OWNERS_RESOURCE = {"commands/runtimes/js_child.py"}
+# ... and that worker sets its own CPU limit (it must end even if the sandbash that started it dies);
+# sqlite3's worker (started by js_worker.py too) caps its data segment at the run's memory left
+OWNERS_RESOURCE = {"commands/runtimes/js_child.py", "commands/runtimes/sqlite_child.py"}
 # the optional worker pool of a service (`sandbash mcp --workers N`): worker processes with an
 # address-space limit, killed past a call's time limit (sandbash.agent.workers)
 OWNERS_POOL = {"agent/workers.py"}
 # SQLite opens host files: the SQLite-backed filesystem and session store (files the embedder names),
-# and the sqlite3 command, whose databases are in-memory copies of sandbox files (ATTACH refused)
-OWNERS_SQLITE = {"vfs/sqlite.py", "sessions/stores.py", "commands/runtimes/sqlite.py"}
+# and the sqlite3 command, whose databases are in-memory copies of sandbox files (ATTACH and host
+# temporary files refused; in its worker process, sqlite_child.py)
+OWNERS_SQLITE = {
+    "vfs/sqlite.py",
+    "sessions/stores.py",
+    "commands/runtimes/sqlite.py",
+    "commands/runtimes/sqlite_child.py",
+}
 OWNERS_SIGNAL = {
     "cli/app.py",  # the command-line program's own SIGINT/SIGTERM: cancel the run quietly
     "box/spawn.py",

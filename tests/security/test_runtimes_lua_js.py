@@ -224,8 +224,8 @@ def test_js_worker_has_no_environment_and_is_reaped() -> None:
     started: list[Any] = []
     real = jw.Worker.__init__
 
-    def spy(self: Any, binding: str, prelude: str) -> None:
-        real(self, binding, prelude)
+    def spy(self: Any, *args: Any) -> None:
+        real(self, *args)
         started.append(self.proc)
 
     jw._close_spare()
@@ -252,8 +252,8 @@ ORPHAN_SCRIPT = """
 import sandbash.commands.runtimes.js_worker as jw
 from sandbash import Bash, Limits
 real = jw.Worker.__init__
-def spy(self, binding, prelude):
-    real(self, binding, prelude)
+def spy(self, *args):
+    real(self, *args)
     print(self.proc.pid, flush=True)
 jw.Worker.__init__ = spy
 Bash().exec("node -e 'for(;;){}'", limits=Limits(timeout=3))

@@ -179,13 +179,13 @@ def _read_stdin(ctx: Ctx) -> str:
 
 
 def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]) -> int:
-    from .js_worker import WorkerGone, start
+    from .js_worker import CHILD, WorkerGone, start
 
     streams = {1: ctx.stdout, 2: ctx.stderr}
     budget = ctx.budget
     with ctx.hold_memory() as mem, ctx.hold_memory() as inflight:
         host = JsHost(ctx, setup, inflight)
-        worker = start(binding, PRELUDE)
+        worker = start(CHILD, [binding], {"prelude": PRELUDE})
         cap = memory_left(ctx)
         try:
             worker.send(

@@ -1,10 +1,13 @@
-"""The one place `node` / `js` starts a process: QuickJS's worker (js_child.py).
+"""The one place a runtime starts a process: `node`'s QuickJS worker (js_child.py) and `sqlite3`'s
+SQLite worker (sqlite_child.py).
 
 The worker runs Python with no site packages, no environment and `/` as its directory, and the
 JavaScript inside it reaches nothing but the two host functions js_child.py gives it, whose every
 request comes back here over a pipe (see js_child.py for the frames). The parent waits for each
 frame in short slices and checks the run's deadline, cancellation and limits between them, so a
 `for(;;){}` ends when the run's deadline passes: the worker is killed, never left behind.
+Frames are a 4-byte big-endian length and that many bytes: JSON (ASCII) or, for the bytes of a
+database, the bytes themselves (each side knows which it expects next).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import struct
 import subprocess  # the worker process, for this module only (tests/security/test_no_host_access.py)
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,11 +47,11 @@ def quickjs_dir() -> str | None:
 class Worker:
     """One worker process for one run of a program."""
 
-    def __init__(self, binding_dir: str, prelude: str) -> None:
-        self.binding = binding_dir
+    def __init__(self, child: str, args: Sequence[str] = (), hello: dict[str, Any] | None = None) -> None:
+        self.key = (child, tuple(args))
         self.owner = os.getpid()
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", CHILD, binding_dir],
+            [sys.executable, "-I", "-S", child, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -62,10 +65,13 @@ class Worker:
         self._out = self.proc.stdout
         self._poll = select.poll()
         self._poll.register(self._out.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
-        self.send({"prelude": prelude})  # compiled while the worker waits for its run
+        if hello is not None:
+            self.send(hello)  # (node's prelude: compiled while the worker waits for its run)
 
     def send(self, msg: dict[str, Any]) -> None:
-        data = json.dumps(msg).encode("ascii")
+        self.send_bytes(json.dumps(msg).encode("ascii"))
+
+    def send_bytes(self, data: bytes) -> None:
         try:
             self._in.write(struct.pack(">I", len(data)) + data)
         except (BrokenPipeError, OSError):
@@ -74,12 +80,17 @@ class Worker:
     def recv(self, check: Callable[[], None], charge: Callable[[int], None]) -> dict[str, Any]:
         """The next frame; `check()` runs between waits (it raises to end the run); `charge(n)`
         is told what the frame will hold (its bytes, their text and the decoded values) first."""
+        charge_3 = lambda n: charge(3 * n)  # noqa: E731
+        msg: dict[str, Any] = json.loads(self.recv_bytes(check, charge_3).decode("ascii"))
+        return msg
+
+    def recv_bytes(self, check: Callable[[], None], charge: Callable[[int], None]) -> bytes:
+        """The next frame's bytes (`charge(n)` is told their size before they are read)."""
         (n,) = struct.unpack(">I", self._read(4, check))
         if n > MAX_FRAME:
             raise WorkerGone()
-        charge(3 * n)
-        msg: dict[str, Any] = json.loads(self._read(n, check).decode("ascii"))
-        return msg
+        charge(n)
+        return self._read(n, check)
 
     def _read(self, n: int, check: Callable[[], None]) -> bytes:
         parts: list[bytes] = []
@@ -107,42 +118,69 @@ class Worker:
         self._out.close()
 
 
-# One worker started ahead of need: its start-up (about half of a run's cost) overlaps the time
-# between two runs. It waits for its first frame; it ends on its own when this process goes.
+# One idle worker of each kind (child script and arguments): a spare started ahead of need, whose
+# start-up (about half of a run's cost) overlaps the time between two runs, or (sqlite3) a worker
+# that finished its run cleanly and was reset. It waits for its first frame; it ends on its own
+# when this process goes.
 _spare_lock = threading.Lock()
-_spare: Worker | None = None
+_spares: dict[tuple[str, tuple[str, ...]], Worker] = {}
 
 
-def start(binding_dir: str, prelude: str) -> Worker:
-    """A worker for one run (the spare one when this process has it) and a new spare."""
-    global _spare
+def start(
+    child: str, args: Sequence[str] = (), hello: dict[str, Any] | None = None, spare: bool = True
+) -> Worker:
+    """A worker for one run (the idle one when this process has it) and, with `spare`, a new
+    spare (a runtime whose workers come back through `finish` starts none here)."""
+    key = (child, tuple(args))
     with _spare_lock:
-        worker, _spare = _spare, None
-    if worker is not None and not _usable(worker, binding_dir):
+        worker = _spares.pop(key, None)
+    if worker is not None and not _usable(worker):
         if worker.owner == os.getpid():
             worker.close()
         worker = None
     if worker is None:
-        worker = Worker(binding_dir, prelude)
-    spare: Worker | None = Worker(binding_dir, prelude)
-    with _spare_lock:
-        if _spare is None:
-            _spare, spare = spare, None
-    if spare is not None:
-        spare.close()
+        worker = Worker(child, args, hello)
+    if spare:
+        _keep(Worker(child, args, hello))
     return worker
 
 
-def _usable(worker: Worker, binding_dir: str) -> bool:
-    return worker.owner == os.getpid() and worker.binding == binding_dir and worker.proc.poll() is None
+def finish(worker: Worker, reusable: bool) -> None:
+    """A run is done with `worker`: kept as the idle one of its kind when `reusable` (it was
+    reset and waits for its next run) and none is kept yet; else stopped, and a new spare started
+    when none is kept (the next run finds one ready)."""
+    if reusable and _usable(worker) and _keep(worker) is None:
+        return
+    worker.close()
+    with _spare_lock:
+        if worker.key in _spares:
+            return
+    child, args = worker.key
+    _keep(Worker(child, args))
+
+
+def _keep(worker: Worker) -> Worker | None:
+    """Keep `worker` as the idle one of its kind, or stop it when one is kept already (another
+    thread's); returns None when it was kept."""
+    with _spare_lock:
+        if worker.key not in _spares:
+            _spares[worker.key] = worker
+            return None
+    worker.close()
+    return worker
+
+
+def _usable(worker: Worker) -> bool:
+    return worker.owner == os.getpid() and worker.proc.poll() is None
 
 
 def _close_spare() -> None:
-    global _spare
     with _spare_lock:
-        worker, _spare = _spare, None
-    if worker is not None and worker.owner == os.getpid():
-        worker.close()
+        workers = list(_spares.values())
+        _spares.clear()
+    for worker in workers:
+        if worker.owner == os.getpid():
+            worker.close()
 
 
 atexit.register(_close_spare)

@@ -1,11 +1,13 @@
 """`sqlite3`: the SQLite command-line shell over database files of the virtual filesystem.
 
-The engine is the standard library's sqlite3 (SQLite 3.40 here). A database file is read whole
-from the Vfs into an in-memory database (`deserialize`) and written back (`serialize`) when the
-shell ends, if it changed: the file lives in the sandbox (policy, quota) and SQLite never opens
-a host file. ATTACH, VACUUM INTO and load_extension are refused by an authorizer (and the attach
-limit is 0); a progress handler stops a statement at the run's deadline or cancellation; the
-database may not grow past the run's memory budget (max_page_count).
+The engine is the standard library's sqlite3 (SQLite 3.40 here), in a worker process of its own
+(sqlite_child.py, reached through sqlite_remote.py): SQLite's own memory (sorts, temporary tables,
+the page cache) is capped there at the run's memory budget left, and the deadline or cancellation
+kills it. A database file is read whole from the Vfs into an in-memory database (`deserialize`)
+and written back whole (`serialize`) when the shell ends, if it changed: the file lives in the
+sandbox (policy, quota) and SQLite never opens a host file. ATTACH, VACUUM INTO and load_extension
+are refused by an authorizer (and the attach limit is 0); the database may not grow past the run's
+memory budget (max_page_count).
 See sqlite_format.py for the output modes, sqlite_dot.py for the dot-commands and sqlite_errors.py
 for how the shell stops.
 """
@@ -21,11 +23,12 @@ from ...stdio.streams import Stream, StreamReadError
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..record import Effects, declare
-from .common import check_time, memory_left
+from .common import memory_left
 from .sqlite_dot import dot_command
 from .sqlite_errors import ShellExit, SqlFailed
 from .sqlite_format import COLUMNAR, MODES, Formatter, Settings, columnar, text
-from .sqlite_guards import SQLITE_MAX_LENGTH, Aux, make_guards
+from .sqlite_guards import SQLITE_MAX_LENGTH, Aux
+from .sqlite_remote import Remote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,13 +76,7 @@ _WITH_ARG = {
     "maxsize",
 }
 _IGNORED = {"batch", "interactive", "stats", "nofollow", "memtrace", "safe", "sorterref"}
-# authorizer action codes (sqlite3.h)
-_ATTACH, _DETACH, _FUNCTION = 24, 25, 31
-_DENIED_FUNCTIONS = {"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"}
 MAX_READ_DEPTH = 25
-# the argument counts of the built-ins sqlite_guards replaces (-1: every count; a one-argument
-# trim() has no character list and stays SQLite's)
-GUARD_ARGS = {"instr": 2, "replace": 3, "trim": 2, "ltrim": 2, "rtrim": 2}
 
 
 def split_sql(sql: str, complete: Callable[[str], bool]) -> list[str]:
@@ -136,13 +133,11 @@ class Shell:
         self.readonly = False
         self.db_path: str | None = None
         self.original = b""
-        self.conn: Any = None
-        self.aux: Any = None  # sqlite_guards.Aux: the built-ins the main connection has replaced
+        self.conn: Remote | None = None
+        self.aux: Any = None  # sqlite_guards.Aux: SQLite's printf for the shell's own float text
         self.out: Stream = ctx.stdout
         self.out_file: Stream | None = None
         self.once = False
-        self.stop: BaseException | None = None  # a limit seen by the progress handler
-        self.denied = ""  # what the authorizer refused last (named in the error)
         self.errors = 0
         self.depth = 0
         self._buf: list[str] = []
@@ -212,8 +207,6 @@ class Shell:
 
     def _open(self, path: str | None) -> int:
         lib, ctx = self.lib, self.ctx
-        conn = lib.connect(":memory:", isolation_level=None, check_same_thread=False)
-        self.conn = conn
         if path is not None and path not in ("", ":memory:"):
             self.db_path = path
             try:
@@ -226,50 +219,27 @@ class Shell:
                     ctx.budget.charge_memory(st.size)
                     self._held = st.size
                     self.original = ctx.fs.read_bytes(path)
-                    conn.deserialize(self.original)
             except FsError:
                 ctx.stderr.write(
                     f'Error: unable to open database "{path}": unable to open database file\n'.encode()
                 )
                 return 1
-        conn.setlimit(lib.SQLITE_LIMIT_ATTACHED, 0)
         length = max(1, min(ctx.limits.max_string_length, SQLITE_MAX_LENGTH))
-        conn.setlimit(lib.SQLITE_LIMIT_LENGTH, length)
         self.aux = Aux(lib, length)
-        for name, fn in make_guards(self.aux, self._keep_stop, lambda: check_time(ctx)).items():
-            conn.create_function(name, GUARD_ARGS.get(name, -1), fn, deterministic=True)
-        conn.execute("PRAGMA temp_store=MEMORY")
-        page = conn.execute("PRAGMA page_size").fetchone()[0] or 4096
-        conn.execute(f"PRAGMA max_page_count={max(16, memory_left(ctx) // page)}")
-        if self.readonly:
-            conn.execute("PRAGMA query_only=ON")
+        self.conn = Remote(ctx, lib)
+        # (the database image sandbash holds is charged above; the worker's copy stands for it)
+        self.conn.setup(memory_left(ctx), length, self.readonly, self.original)
         self.st.real20 = functools.lru_cache(maxsize=4096)(self._real20)
-        conn.set_authorizer(self._authorize)
-        conn.set_progress_handler(self._progress, 2000)
         return 0
+
+    @property
+    def db(self) -> Remote:
+        """The open connection (the shell runs nothing before `_open` made it)."""
+        assert self.conn is not None
+        return self.conn
 
     def _real20(self, value: float) -> str:
         return str(self.aux.call("printf", ("%!.20g", value)))
-
-    def _keep_stop(self, e: BaseException) -> None:
-        self.stop = e
-
-    def _authorize(self, action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
-        if action in (_ATTACH, _DETACH):
-            self.denied = "ATTACH, DETACH and VACUUM INTO"  # another database file would be a host file
-            return int(self.lib.SQLITE_DENY)
-        if action == _FUNCTION and (arg2 or "").lower() in _DENIED_FUNCTIONS:
-            self.denied = f"{(arg2 or '').lower()}()"
-            return int(self.lib.SQLITE_DENY)
-        return int(self.lib.SQLITE_OK)
-
-    def _progress(self) -> int:
-        try:
-            check_time(self.ctx)
-        except BaseException as e:  # kept and raised again once SQLite has unwound the statement
-            self.stop = e
-            return 1
-        return 0
 
     def _save(self) -> int:
         """Write the database back to its file if it changed."""
@@ -293,7 +263,8 @@ class Shell:
         return 0
 
     def _has_schema(self) -> bool:
-        return bool(self.conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0])
+        row = self.db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        return bool(row and row[0])
 
     # ------------------------------------------------------------ output
 
@@ -334,7 +305,7 @@ class Shell:
         fmt: Formatter | None = None
         names: list[str] = []
         try:
-            cur = self.conn.execute(stmt)
+            cur = self.db.execute(stmt)
             if cur.description is None:
                 return
             names = [d[0] for d in cur.description]
@@ -361,10 +332,12 @@ class Shell:
             if fmt is not None:
                 fmt.end()
             self.flush()
-            if self.stop is not None:
-                stop, self.stop = self.stop, None
-                raise stop from None
             self._sql_error(e, line)
+        except BaseException:  # a limit, the deadline: what was printed is ended as SQLite's error would
+            if fmt is not None:
+                fmt.end()
+            self.flush()
+            raise
 
     def _sql_error(self, e: Any, line: int | None) -> None:
         code = getattr(e, "sqlite_errorcode", 1) or 1
@@ -377,13 +350,9 @@ class Shell:
             # is named, as the guards name it, rather than a value the real shell would give
             raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.aux.limit) from None
         prepare = primary in (1, 23)  # SQLITE_ERROR, SQLITE_AUTH: the statement did not compile
-        if primary == 23 and self.denied:
-            msg += (
-                f" ({self.denied} are not available in sandbash)"
-                if "," in self.denied
-                else f" ({self.denied} is not available in sandbash)"
-            )
-            self.denied = ""
+        denied = str(getattr(e, "denied", ""))  # what the worker's authorizer refused
+        if primary == 23 and denied:
+            msg += f" ({denied})"
         if line is None:
             text_ = f"Error: in prepare, {msg}" if prepare else f"Error: stepping, {msg} ({primary})"
         else:

@@ -15,6 +15,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .sqlite import Shell
 
+
+IMPORT_BATCH = 512  # rows of .import sent to the worker at once
 HELP = """.bail on|off             Stop after hitting an error.  Default OFF
 .databases               List names and files of attached databases
 .dump ?OBJECTS?          Render database content as SQL
@@ -124,7 +126,7 @@ def _columns(sh: Shell, names: list[str]) -> None:
 
 
 def _query(sh: Shell, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    return list(sh.conn.execute(sql, params).fetchall())
+    return list(sh.db.execute(sql, params).fetchall())
 
 
 def do_tables(sh: Shell, args: list[str]) -> None:
@@ -187,7 +189,7 @@ def do_dump(sh: Shell, args: list[str]) -> None:
         if kind != "table":
             continue
         quoted = table_name(str(name))
-        cur = sh.conn.execute(f'SELECT * FROM "{str(name).replace(chr(34), chr(34) * 2)}"')
+        cur = sh.db.execute(f'SELECT * FROM "{str(name).replace(chr(34), chr(34) * 2)}"')
         while True:
             batch = cur.fetchmany(256)
             if not batch:
@@ -359,22 +361,26 @@ def _insert(sh: Shell, path: str, table: str, records: list[list[str]]) -> None:
     if not exists:
         header, records = records[0], records[1:]
         cols = ", ".join('"' + c.replace('"', '""') + '" TEXT' for c in header)
-        sh.conn.execute(f"CREATE TABLE IF NOT EXISTS {quoted}(\n{cols})")
-    ncol = len(sh.conn.execute(f"SELECT * FROM {quoted} LIMIT 0").description)
-    marks = ",".join("?" * ncol)
-    sh.conn.execute("BEGIN")
+        sh.db.execute(f"CREATE TABLE IF NOT EXISTS {quoted}(\n{cols})")
+    ncol = len(sh.db.execute(f"SELECT * FROM {quoted} LIMIT 0").description or ())
+    insert = f"INSERT INTO {quoted} VALUES({','.join('?' * ncol)})"
+    sh.db.execute("BEGIN")
     try:
+        batch: list[list[str | None]] = []  # rows go to the worker in batches (one round trip each)
         for n, rec in enumerate(records, start=2 if not exists else 1):
             if len(rec) != ncol:
                 fix = "filling the rest with NULL" if len(rec) < ncol else "extras ignored"
                 sh.ctx.stderr.write(
                     f"{path}:{n}: expected {ncol} columns but found {len(rec)} - {fix}\n".encode()
                 )
-            values: list[str | None] = [*rec[:ncol], *[None] * (ncol - len(rec))]
-            sh.conn.execute(f"INSERT INTO {quoted} VALUES({marks})", values)
-            sh.ctx.checkpoint()
+            batch.append([*rec[:ncol], *[None] * (ncol - len(rec))])
+            if len(batch) >= IMPORT_BATCH:
+                sh.db.executemany(insert, batch)
+                sh.ctx.checkpoint(len(batch))
+                batch = []
+        sh.db.executemany(insert, batch)
     finally:
-        sh.conn.execute("COMMIT")
+        sh.db.execute("COMMIT")
 
 
 _TABLE: dict[str, Callable[[Shell, list[str]], None]] = {

@@ -17,13 +17,15 @@ Arguments reach Python as int/float/str/bytes/None and go back as they came, so 
 the same storage classes; a float turned into text is SQLite's own conversion (CAST). Text that
 is not UTF-8 cannot reach a Python function (the stdlib module refuses it): such a call fails as
 every Python-defined function does on it.
+
+This module runs inside sqlite3's worker process (sqlite_child.py imports it by itself, without
+the sandbash package): it imports nothing of sandbash, and a limit is a TooLong for the shell to
+name as max_string_length.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-
-from ...limits import LimitExceeded, LimitKind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,8 +133,16 @@ def char_repeats(fmt: str, args: tuple[object, ...], aux: Aux) -> int:
             turns += precision - 1
 
 
-def too_long(limit: int) -> LimitExceeded:
-    return LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
+class TooLong(Exception):
+    """A value would pass the run's max_string_length (`limit`): the run ends with that limit."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"string or blob too big (limit {limit})")
+        self.limit = limit
+
+
+def too_long(limit: int) -> TooLong:
+    return TooLong(limit)
 
 
 def _text(out: bytes) -> object:
