@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 
 from .builtins_core import Registry, cls, value
 from .errors import JqError
+from .memory import live
 from .runtime import Env, F, index, iterate
 from .values import add, simple_keys, sort_key, trunc_dump, truthy, type_error2, typename
 
@@ -33,35 +34,43 @@ class FWithPaths(F):
         if kind == "map":
             items = iterate(v)
             env[2].checkpoint(1 + len(v) // 16)
+            mem = env[2].mem
             if f.single:
                 one = f.one
+                if mem is not None:  # (f's outputs held as they come: `map("x" * 900000)`)
+                    return (mem.collect(one(x, env) for x in items),)
                 return ([one(x, env) for x in items],)
             run = f.run
+            if mem is not None:
+                return (mem.collect(y for x in items for y in run(x, env)),)
             return ([y for x in items for y in run(x, env)],)
         if kind == "map_values":
             return (_map_values(v, f, env),)
         entries = to_entries(v)
         out: list[Any] = []
-        for e in entries:
-            out.extend(f.run(e, env))
-        return (from_entries(out),)
+        with live(out):
+            for e in entries:
+                out.extend(f.run(e, env))
+            return (from_entries(out),)
 
 
 def _map_values(v: Any, f: F, env: Env) -> Any:
     """`.[] |= f`: first output of f per element; no output drops it."""
     if type(v) is dict:
         out: dict[str, Any] = {}
-        for k, x in v.items():
-            for y in f.run(x, env):
-                out[k] = y
-                break
+        with live(out):  # (what f made for the keys before stays counted: `map_values("x" * 900000)`)
+            for k, x in v.items():
+                for y in f.run(x, env):
+                    out[k] = y
+                    break
         return out
     if type(v) is list:
-        res = []
-        for x in v:
-            for y in f.run(x, env):
-                res.append(y)
-                break
+        res: list[Any] = []
+        with live(res):
+            for x in v:
+                for y in f.run(x, env):
+                    res.append(y)
+                    break
         return res
     raise JqError(
         f"Cannot iterate over {typename(v)}" + (f" ({trunc_dump(v)})" if v is not None else " (null)")
@@ -115,11 +124,15 @@ class FSortBy(F):
         env[2].checkpoint(1 + len(v))
         f = self.f
         memo: dict[int, Any] = {}  # (parts shared between the keys are keyed once)
+        mem = env[2].mem
+        # the keys are live while they are made (`sort_by("x" * 900000)`: a measurement counts them)
         if f.single:
-            raw = [f.one(x, env) for x in v]
+            made = (f.one(x, env) for x in v)
+            raw = mem.collect(made) if mem is not None else list(made)
             keys = raw if simple_keys(raw) else [sort_key([k], memo) for k in raw]
         else:
-            keys = [sort_key(list(f.run(x, env)), memo) for x in v]
+            keyed_parts = (sort_key(list(f.run(x, env)), memo) for x in v)
+            keys = mem.collect(keyed_parts) if mem is not None else list(keyed_parts)
         keyed = [(k, i, x) for i, (k, x) in enumerate(zip(keys, v, strict=True))]
         kind = self.kind
         if kind in ("min", "max"):
@@ -241,13 +254,16 @@ class FWalk(F):
         env[2].checkpoint(1)
         t = type(v)
         if t is list:
-            new: Any = [y for x in v for y in self._walk(x, env)]
+            made = (y for x in v for y in self._walk(x, env))
+            mem = env[2].mem
+            new: Any = mem.collect(made) if mem is not None else list(made)
         elif t is dict:
             new = {}
-            for k, x in v.items():
-                for y in self._walk(x, env):
-                    new[k] = y
-                    break
+            with live(new):  # (what f made for the keys before stays counted)
+                for k, x in v.items():
+                    for y in self._walk(x, env):
+                        new[k] = y
+                        break
         else:
             new = v
         yield from self.f.run(new, env)

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from itertools import islice
 
 from .errors import BreakSignal, JqError
-from .memory import BATCH as _FLUSH
-from .memory import chunk_cost, drop_root
 from .runtime import (
     PV,
     Closure,
@@ -382,39 +379,10 @@ class FArray(F):
         mem = env[2].mem
         if mem is None:
             return list(self.body.run(v, env))
-        # in batches (growing to _BATCH), each charged as it is taken:
-        # `[range(1e8)]` stops at the memory budget, and the list is live
-        # (among the values the run's memory measures) while it grows
-        it = iter(self.body.run(v, env))
-        out: list[Any] = list(islice(it, 8))
-        if len(out) < 8:
-            # a small array (the common case): its slots, at a flat rate (its
-            # elements' own bulk was charged when they were built)
-            mem.pending += 48 * len(out) + 56
-            if mem.pending >= _FLUSH:
-                mem.flush()
-            return out
-        mem.charge(chunk_cost(out))
-        roots = mem.roots
-        roots.append(out)
-        try:
-            n = 16
-            while True:
-                more = list(islice(it, n))
-                mem.charge(chunk_cost(more))
-                out += more
-                if len(more) < n:
-                    return out
-                n = min(2 * n, _BATCH)
-        finally:
-            drop_root(roots, out)
+        return mem.collect(iter(self.body.run(v, env)))
 
     def run(self, v: Any, env: Env) -> Iterable[Any]:
         return (self.one(v, env),)
-
-
-# elements an array collects before it charges the run's memory
-_BATCH = 1024
 
 
 def _check_key(k: Any) -> str:

@@ -12,8 +12,9 @@ sharing counted once. Only when those do not fit either is it a limit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from itertools import islice
 
 from ...limits import LimitExceeded, MemoryHold
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
 # charges collected before they go to the budget (keeps the common path cheap)
 BATCH = 256 * 1024
+# elements an array collects before it charges the run's memory
+COLLECT_BATCH = 1024
 
 # rough CPython sizes: object header plus a pointer per slot
 _LIST = 56
@@ -109,6 +112,34 @@ class JqMemory:
                 raise  # measured moments ago: measuring again would not help
             self.measure()
             self.hold.charge(n)
+
+    def collect(self, it: Iterator[Any]) -> list[Any]:
+        """The outputs of `it` as a new array (`[f]`, `map(f)`), in batches (growing to
+        COLLECT_BATCH), each charged as it is taken: `[range(1e8)]` stops at the memory budget,
+        and the list is live (among the values a measurement counts) while it grows, so what
+        its elements hold is not forgotten when a measurement resets the charge."""
+        out: list[Any] = list(islice(it, 8))
+        if len(out) < 8:
+            # a small array (the common case): its slots, at a flat rate (its
+            # elements' own bulk was charged when they were built)
+            self.pending += 48 * len(out) + 56
+            if self.pending >= BATCH:
+                self.flush()
+            return out
+        self.charge(chunk_cost(out))
+        roots = self.roots
+        roots.append(out)
+        try:
+            n = 16
+            while True:
+                more = list(islice(it, n))
+                self.charge(chunk_cost(more))
+                out += more
+                if len(more) < n:
+                    return out
+                n = min(2 * n, COLLECT_BATCH)
+        finally:
+            drop_root(roots, out)
 
     def measure(self) -> None:
         """Set the charge to what the live values come to."""
