@@ -14,6 +14,7 @@ Words print as written, except that a `$(...)` or `<(...)` inside one shows its 
 from __future__ import annotations
 
 from . import ast as A
+from .continuations import without_continuations
 from .escapes import ansi_decoded, ansi_scan
 from .reserved import RESERVED as _RESERVED
 
@@ -525,7 +526,7 @@ def _with_comsubs(text: str, parts: tuple[A.Part, ...], ansi: bool = False) -> s
 
     for sub in subs:
         opener = "$(" if isinstance(sub, A.CmdSub) else sub.direction + "("
-        written = f"{opener}{sub.text})"
+        written = f"{opener}{without_continuations(sub.text)})"  # (as the word's text keeps it)
         at = text.find(written, pos)
         if at < 0:
             continue  # (not written in this text as read: leave it as it is)

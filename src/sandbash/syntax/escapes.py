@@ -301,11 +301,11 @@ def ansi_c_quote(s: str) -> str:
 
 
 def ansi_decoded(text: str, in_dq: bool = False) -> str:
-    """A word's source with each $'...' outside other quotes replaced by its single-quoted text, as
-    bash's parser stores it: what `set -x`, $BASH_COMMAND, `declare -f` and `type` show. A
+    """A word's source with each $'...' outside other quotes replaced by its single-quoted text (and
+    each $"..." by "..."), as bash's parser stores it: what `set -x`, $BASH_COMMAND, `declare -f` and `type` show. A
     backquoted command is kept as written (bash reads its text again when it runs). `in_dq`: the
     text starts inside double quotes (a piece of a word after a `$( )`)."""
-    if "$'" not in text:
+    if "$'" not in text and '$"' not in text:
         return text
     return ansi_scan(text, in_dq)[0]
 
@@ -340,6 +340,8 @@ def ansi_scan(text: str, in_dq: bool = False) -> tuple[str, bool]:
                 end += 2 if text[end] == "\\" else 1
             out.append(single_quote(decode_escapes(text[i + 2 : end], "ansi")[0]))
             i = end + 1
+        elif c == "$" and not in_dq and text[i + 1 : i + 2] == '"':
+            i += 1  # $"..." is stored as "..." (bash translates it to the locale's text: C's is itself)
         else:
             out.append(c)
             i += 1

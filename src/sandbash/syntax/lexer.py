@@ -14,6 +14,7 @@ from functools import cache
 
 from . import ast as A
 from .braces import brace_parts
+from .continuations import without_continuations
 from .errors import ParseError, ParseLimit
 from .escapes import decode_escapes
 
@@ -93,7 +94,10 @@ class WordReader:
         self.pos = 0
         self.line_base = line_base
         self.extglob = extglob
-        self._nl_positions: list[int] | None = None
+        # the newlines of the source, found up to (not including) _nl_upto: extended as positions
+        # are asked for, cut back to an edit (an edit near the parser costs only what follows it)
+        self._nl_positions: list[int] = []
+        self._nl_upto = 0
         # where line continuations were cut out of the source (drop_continuations): each one a
         # newline just before that index, a line of the script still; sorted
         self._cuts: list[int] = []
@@ -139,15 +143,18 @@ class WordReader:
     # ------------------------------------------------------------ positions
 
     def _newlines_before(self, pos: int) -> int:
-        if self._nl_positions is None:
+        nls = self._nl_positions
+        upto = self._nl_upto
+        if pos > upto:
             src = self.src
-            out = []
-            i = src.find("\n")
+            # scan a little past `pos`: the parser asks for positions just ahead of the last one
+            stop = min(len(src), max(pos, upto + 256))
+            i = src.find("\n", upto, stop)
             while i >= 0:
-                out.append(i)
-                i = src.find("\n", i + 1)
-            self._nl_positions = out
-        return bisect.bisect_left(self._nl_positions, pos)
+                nls.append(i)
+                i = src.find("\n", i + 1, stop)
+            self._nl_upto = max(stop, pos)  # (past the end: every newline is before it)
+        return bisect.bisect_left(nls, pos)
 
     def phantom_lines(self, pos: int) -> int:
         """Newlines before `pos` that are not lines of the script (an alias's value put them in
@@ -161,7 +168,6 @@ class WordReader:
     def line_col(self, pos: int) -> tuple[int, int]:
         """The line and the 1-based column (in characters) of `pos`."""
         i = self._newlines_before(pos)
-        assert self._nl_positions is not None
         return self.line_base + i - self.phantom_lines(pos), pos - (self._nl_positions[i - 1] if i else -1)
 
     def col_at(self, pos: int) -> int:
@@ -185,28 +191,27 @@ class WordReader:
             return start_line
         return self.line if base < 0 else base
 
-    def source_changed(self) -> None:
-        self._nl_positions = None
-        self._next_continuation = -1
-
-    # the first line continuation at or after the last place the parser looked from (-1: not
-    # known): kept until the parser passes it or the source changes, so a token asks whether it
-    # holds one for the price of a comparison (Parser._scan)
-    _next_continuation = -1
+    def source_changed(self, at: int = 0) -> None:
+        """The source was edited from `at` on: what is known of it before `at` still holds."""
+        if at < self._nl_upto:
+            del self._nl_positions[bisect.bisect_left(self._nl_positions, at) :]
+            self._nl_upto = at
 
     def splice(self, start: int, end: int, text: str) -> None:
         """Replace the source between start and end with `text` (read next, from `start`)."""
         self.src = self.src[:start] + text + self.src[end:]
         self.edited(start, end, text)
-        self.source_changed()
+        self.source_changed(start)
 
     def edited(self, start: int, end: int, text: str) -> None:
         """The source between start and end became `text`: what is kept by position moves with
         the text after it (a cut line inside it goes to its end; the parser's alias ranges)."""
-        if self._cuts:
+        cuts = self._cuts
+        k = bisect.bisect_right(cuts, start)
+        if k < len(cuts):  # (only the cuts after `start` move: usually none, the parser cuts ahead)
             size = len(text)
             delta = size - (end - start)
-            self._cuts = [c if c <= start else start + size if c <= end else c + delta for c in self._cuts]
+            cuts[k:] = [start + size if c <= end else c + delta for c in cuts[k:]]
 
     def _translates_ansi(self) -> bool:
         """Whether a $'...' in a quoted ${...} is translated when the script is read: always in
@@ -317,8 +322,11 @@ class WordReader:
             prev = b
         pieces.append(src[prev:])
         self.src = "".join(pieces)
-        self._cuts = sorted(self._cuts + cuts)
-        self.source_changed()
+        if self._cuts and cuts[0] < self._cuts[-1]:
+            self._cuts = sorted(self._cuts + cuts)
+        else:
+            self._cuts.extend(cuts)  # (the usual order: a cut after every earlier one)
+        self.source_changed(runs[0][0])
 
     def skip_continuations(self) -> None:
         src = self.src
@@ -338,7 +346,7 @@ class WordReader:
         parts = self.read_parts(mode, dq_context)
         if not parts and self.pos == start:
             return None
-        text = self.src[start : self.pos]
+        text = without_continuations(self.src[start : self.pos])  # (the text bash keeps)
         if mode in (CMD, COND, CASE_PAT) and parts:
             parts = self.finish_word(parts)
         return A.Word(tuple(parts), line, text, col)
@@ -527,7 +535,7 @@ class WordReader:
         if mode in (CMD, DQ, PARAM, HEREDOC, COND, ARITH) and any(
             type(p) is A.Param and p.prefix == "bad" for p in parts
         ):
-            _name_bad_in(parts, _without_continuations(self.src[start_pos : self.pos], mode in (DQ, HEREDOC)))
+            _name_bad_in(parts, without_continuations(self.src[start_pos : self.pos], mode in (DQ, HEREDOC)))
         return parts
 
     def _cond_subscript_end(self) -> int:
@@ -699,7 +707,8 @@ class WordReader:
         return -1
 
     def make_arith(self, text: str) -> A.ArithSub:
-        return A.ArithSub(A.Word(tuple(self._arith_parts(text, self.line)), self.line, text), text)
+        kept = without_continuations(text)  # (as bash keeps it: what messages and declare -f show)
+        return A.ArithSub(A.Word(tuple(self._arith_parts(text, self.line)), self.line, kept), kept)
 
     def _arith_parts(self, text: str, line: int) -> list[A.Part]:
         reader = self.sub_reader(text, line)
@@ -1058,7 +1067,7 @@ class WordReader:
                     raise self.error_eof("}", start_line)
                 self.pos = close + 1
                 return A.Param("", None, "bad", _bad_op(self.src[dollar : close + 1]), True)
-            sub = src[i + 1 : end]
+            sub = without_continuations(src[i + 1 : end])  # (as bash reads it: `${a[\\<newline>1]}`)
             if not sub:
                 return self._bad_param(dollar, i)  # `${a[]}`: no array reference (bash)
             i = end + 1
@@ -1343,7 +1352,7 @@ class WordReader:
             text = self.src[start:text_end]
             parts = self._arith_parts(text, line)
             self.pos = text_end
-            return A.Word(tuple(parts), line, text)
+            return A.Word(tuple(parts), line, without_continuations(text))
         saved = self.dq_quotes
         saved_role = self.word_role
         self.dq_quotes = role in ("pat", "repl")
@@ -1365,7 +1374,7 @@ class WordReader:
             if (not in_dq and role in ("test", "error")) or role == "repl":
                 parts = tilde_prefix(parts)
         text = self.src[start : self.pos - (1 if mode == PARAM else 0)]
-        return A.Word(tuple(parts), line, text)
+        return A.Word(tuple(parts), line, without_continuations(text))
 
     def _broken_dolbrace(self, dollar: int) -> A.Param | None:
         """`"${a-'$('}"`: bash reads a double-quoted ${...} to its `}` with single quotes paired,
@@ -1683,41 +1692,6 @@ def _name_bad_in(parts: list[A.Part], text: str) -> None:
     for k, p in enumerate(parts):
         if type(p) is A.Param and p.prefix == "bad":
             parts[k] = A.Param(p.name, p.sub, "bad", _bad_op(text), True, p.names_suffix)
-
-
-def _without_continuations(text: str, in_dq: bool) -> str:
-    """`text` as bash keeps a word it read: without its line continuations, except inside single
-    quotes or $'...' (there a backslash-newline is two characters of the word). `in_dq`: the
-    text is the inside of double quotes or a here-document body, where `'` quotes nothing."""
-    if "\\\n" not in text:
-        return text
-    out: list[str] = []
-    i, n = 0, len(text)
-    dq = in_dq
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            if text.startswith("\n", i + 1):
-                i += 2
-                continue
-            out.append(text[i : i + 2])
-            i += 2
-            continue
-        if c == '"' and not in_dq:
-            dq = not dq
-        elif c == "'" and not dq:
-            end = text.find("'", i + 1)
-            if text[i - 1 : i] == "$":  # $'...': a backslash escapes the quote
-                end = i + 1
-                while end < n and text[end] != "'":
-                    end += 2 if text[end] == "\\" else 1
-            end = n if end < 0 else min(end + 1, n)
-            out.append(text[i:end])
-            i = end
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
 
 
 def _default_word_tildes(p: A.Param) -> A.Param:

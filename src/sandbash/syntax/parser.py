@@ -16,6 +16,7 @@ from functools import cache
 from ..leanclass import Declared
 from . import ast as A
 from .aliastext import AliasSpans
+from .continuations import without_continuations
 from .errors import ParseError, ParseLimit
 from .escapes import ansi_c_quote, ansi_decoded, decode_escapes, needs_ansi
 from .lexer import (
@@ -77,17 +78,24 @@ _ASSIGN_OK = _DECL_BUILTINS | {"eval", "let"}
 @cache
 def _compound_head() -> re.Pattern[str]:
     """`name=(` / `name+=(`: a compound assignment's head: compiled on first use, not by every start-up."""
-    return re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
+    return re.compile(r"[A-Za-z_](?:[A-Za-z0-9_]|\\\n)*(?:\+(?:\\\n)*)?=(?:\\\n)*\(")
 
 
-_ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# a name, read over the line continuations in it (bash drops them before it reads the word:
+# `a\\<newline>b=1` assigns ab); `.group()` may hold them: see _head_text
+_ASSIGN_HEAD = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_]|\\\n)*")
 
 
-@cache
-def _continued_head() -> re.Pattern[str]:
-    """A word whose unquoted plain head (a name, an assignment's or a reserved word's text, a
-    function name) is continued on the next line: read as one head (Parser._join_word_head)."""
-    return re.compile(r"(?:[A-Za-z0-9_+=\[\]\-./:,@%^~!?*{}#]*\\\n)+[A-Za-z0-9_+=\[\]\-./:,@%^~!?*{}#]*")
+def _head_text(text: str) -> str:
+    """A word head's text (a name, digits) without the line continuations read over in it."""
+    return text.replace("\\\n", "") if "\\" in text else text
+
+
+def _past_continuations(src: str, i: int) -> int:
+    """Past the line continuations at `i`."""
+    while src.startswith("\\\n", i):
+        i += 2
+    return i
 
 
 _WORD_ENDS = frozenset(" \t\n;&|<>)")  # what ends a word after a compound assignment's `)`
@@ -97,12 +105,13 @@ _WORD_ENDS = frozenset(" \t\n;&|<>)")  # what ends a word after a compound assig
 # digits are ASCII ones, as bash's (`echo ٣>f` writes ٣ to f)
 @cache
 def _io_number() -> re.Pattern[str]:
-    return re.compile(r"[0-9]+(?=[<>])")
+    return re.compile(r"[0-9](?:[0-9]|\\\n)*(?=[<>])")  # (`2\\<newline>>f`: bash drops them first)
 
 
 @cache
 def _io_var() -> re.Pattern[str]:
-    return re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
+    # {fd} or {arr[sub]}, read over line continuations as bash reads it
+    return re.compile(r"\{((?:\\\n)*[A-Za-z_](?:[A-Za-z0-9_]|\\\n)*(?:\[[^\]{}]+\])?)\}(?:\\\n)*(?=[<>])")
 
 
 _COND_UNARY = frozenset(
@@ -452,7 +461,7 @@ class Parser(WordReader):
         self._alias_text.moved(at, start, end)
         self._alias_regions = [(n, e + end - start if at < e <= start else e) for n, e in self._alias_regions]
         super().edited(at, end, src[at:end])  # (a cut line there is one the text moved over)
-        self.source_changed()
+        self.source_changed(at)
         self.pos = at + end - start
 
     def _scan(self) -> Tok:
@@ -461,27 +470,20 @@ class Parser(WordReader):
         if start >= len(src):
             return Tok("eof", "", start, start)
         c = src[start]
-        nxt = self._next_continuation
-        if nxt < start:
-            nxt = src.find("\\\n", start)
-            self._next_continuation = nxt = len(src) if nxt < 0 else nxt
-        # (a word's head is shorter than 64; len(src): there is none)
-        if nxt - start < 64 and nxt < len(src) and c not in _OP_START:
-            self._join_word_head(start)
-            src = self.src
         if "0" <= c <= "9":
             m = _io_number().match(src, start)
-            if m and (len(m.group()) < 10 or (len(m.group()) == 10 and int(m.group()) <= 0x7FFFFFFF)):
+            digits = _head_text(m.group()) if m else ""
+            if m and (len(digits) < 10 or (len(digits) == 10 and int(digits) <= 0x7FFFFFFF)):
                 # (digits past an int are a word: `echo 2147483648>f` writes them to f, as bash)
                 op, end = self._op_at(m.end())  # (`2>\\<newline>&1`)
                 if op in _REDIR_OPS:
-                    return Tok("op", op, start, end, fd=int(m.group()))
+                    return Tok("op", op, start, end, fd=int(digits))
         elif c == "{":
             m2 = _io_var().match(src, start)
             if m2:
                 op, end = self._op_at(m2.end())  # (`{fd}>\\<newline>&1`)
                 if op in _REDIR_OPS:
-                    return Tok("op", op, start, end, fd_var=m2.group(1))
+                    return Tok("op", op, start, end, fd_var=_head_text(m2.group(1)))
         if c in _OP_START:
             op, end = self._op_at(start)
             if op not in ("<", ">", "(") or self._after_continuations(end) != "(":
@@ -509,31 +511,6 @@ class Parser(WordReader):
             if self.src[k : k + 1] not in chars:
                 break
             k += 1
-
-    def _join_word_head(self, start: int) -> None:
-        """The line continuations in the unquoted head of the word at `start` cut out where the
-        head decides what the word is, as bash reads it: `f\\<newline>o()` defines fo,
-        `x+\\<newline>=1` is an assignment, `i\\<newline>f` is `if`, `2\\<newline>>f` a
-        redirection. (Any other word skips its continuations as it is read: cutting them costs
-        a copy of the source.)"""
-        src = self.src
-        m = _continued_head().match(src, start)
-        if m is None:
-            return
-        end = m.end()
-        eq = src.find("=", start, end)
-        if eq >= 0:
-            end = eq  # (an assignment's name: its value skips them as any word)
-        elif (
-            src[end : end + 1] not in ("(", "<", ">") and src[start:end].replace("\\\n", "") not in _RESERVED
-        ):
-            return
-        runs: list[tuple[int, int]] = []
-        k = src.find("\\\n", start, end)
-        while k >= 0:
-            runs.append((k, k + 2))
-            k = src.find("\\\n", k + 2, end)
-        self.cut_continuations(runs)
 
     def _match_op(self, i: int) -> str:
         for op in _OPERATORS:
@@ -1088,9 +1065,9 @@ class Parser(WordReader):
         start = self.peek().pos
         self.consume()
         tok = self.peek()
-        if tok.kind != "word":
+        if tok.kind != "word" or tok.word is None:
             raise self.unexpected_after(tok, self.pos)
-        name = tok.value
+        name = tok.word.text  # (its continuations gone: `function f\\<newline>o` defines fo)
         self.consume()
         tok = self.peek()
         if self.is_op(tok, "(") and not self.src.startswith("((", tok.pos):
@@ -1336,7 +1313,7 @@ class Parser(WordReader):
         delta = len(value) - (tok.end - tok.pos)
         self._alias_regions = [(n, e + delta if e >= tok.end else e) for n, e in self._alias_regions]
         self._alias_regions.append((text, tok.pos + len(value)))
-        self.source_changed()
+        self.source_changed(tok.pos)
         self.pos = tok.pos
         self._peeked = None
         # a value ending in a blank makes the next word a candidate too
@@ -1356,14 +1333,14 @@ class Parser(WordReader):
             close = _subscript_close(src, i + 1)
             if close < 0:
                 return None
-            sub = src[i + 1 : close]
-            i = close + 1
+            sub = without_continuations(src[i + 1 : close])
+            i = _past_continuations(src, close + 1)
         elif i > tok.end:
             return None
         append = False
-        if src.startswith("+=", i):
-            append = True
-            i += 2
+        if src.startswith("+", i) and src.startswith("=", k := _past_continuations(src, i + 1)):
+            append = True  # (`x+\\<newline>=1`: bash drops the continuation before it reads)
+            i = k + 1
         elif src.startswith("=", i):
             i += 1
         else:
@@ -1373,10 +1350,12 @@ class Parser(WordReader):
         # the head must be unquoted literal text
         parts = tok.word.parts if tok.word else ()
         if sub is None and (
-            not parts or not isinstance(parts[0], A.Lit) or not parts[0].text.startswith(src[tok.pos : i])
+            not parts
+            or not isinstance(parts[0], A.Lit)
+            or not parts[0].text.startswith(_head_text(src[tok.pos : i]))
         ):
             return None
-        name = m.group()
+        name = _head_text(m.group())
         value_start = i
         line = self.line_at(tok.pos)
         if value_start < len(src) and src[value_start] == "(":
@@ -1385,21 +1364,19 @@ class Parser(WordReader):
             items = self.parse_array_items()
             if self.pos < len(src) and src[self.pos] not in _WORD_ENDS:
                 return self._glued_compound(tok, name, sub, append, value_start, line)
-            return A.Assign(
-                name, None, sub, append, tuple(items), src[tok.pos : self.pos], self.read_subscript(sub, line)
-            )
+            text = without_continuations(src[tok.pos : self.pos])
+            return A.Assign(name, None, sub, append, tuple(items), text, self.read_subscript(sub, line))
         self.pos = value_start
         self._peeked = None
         parts_v = self.read_parts(CMD)
         value = A.Word(
             tuple(assignment_tildes(parts_v)),
             line,
-            self.src[value_start : self.pos],
+            without_continuations(self.src[value_start : self.pos]),
             self.col_at(value_start),
         )
-        return A.Assign(
-            name, value, sub, append, None, self.src[tok.pos : self.pos], self.read_subscript(sub, line)
-        )
+        text = without_continuations(self.src[tok.pos : self.pos])
+        return A.Assign(name, value, sub, append, None, text, self.read_subscript(sub, line))
 
     def _glued_compound(
         self, tok: Tok, name: str, sub: str | None, append: bool, value_start: int, line: int
@@ -1409,9 +1386,10 @@ class Parser(WordReader):
         self.read_parts(CMD)  # the rest of the word
         text = self.src[value_start : self.pos]
         parts = self.sub_reader(text, line).read_parts(KEY)
-        value = A.Word(tuple(parts), line, text, self.col_at(value_start))
+        value = A.Word(tuple(parts), line, without_continuations(text), self.col_at(value_start))
         subscript = self.read_subscript(sub, line)
-        return A.Assign(name, value, sub, append, None, self.src[tok.pos : self.pos], subscript)
+        whole = without_continuations(self.src[tok.pos : self.pos])
+        return A.Assign(name, value, sub, append, None, whole, subscript)
 
     def parse_array_items(self) -> list[A.ArrayItem]:
         items: list[A.ArrayItem] = []
@@ -1463,7 +1441,7 @@ class Parser(WordReader):
                     value = A.Word(
                         tuple(assignment_tildes(vparts)),
                         kline,
-                        self.src[start + close + (3 if append else 2) : self.pos],
+                        without_continuations(self.src[start + close + (3 if append else 2) : self.pos]),
                         kcol + close + (3 if append else 2),
                     )
                     items.append(A.ArrayItem(value, key, append))
@@ -1483,7 +1461,7 @@ class Parser(WordReader):
         rest = self.read_word(CMD)
         line, col = self.line_col(start)
         parts = (A.Lit(head), *(rest.parts if rest is not None else ()))
-        return A.Word(parts, line, self.src[start : self.pos], col)
+        return A.Word(parts, line, without_continuations(self.src[start : self.pos]), col)
 
     def _array_word(self) -> A.Word:
         word = self.read_word(CMD)
@@ -1720,30 +1698,7 @@ def _offending_text(raw: str) -> str:
     """A word as bash names it in `unexpected token`: as its parser keeps the token (each $'...'
     translated and single-quoted, line continuations outside single quotes gone), in $'...' when
     that holds a control character (`$'"a\\nb"'`)."""
-    text = ansi_decoded(raw)
-    if "\\\n" in text:
-        out: list[str] = []
-        i, n, dq = 0, len(text), False
-        while i < n:
-            c = text[i]
-            if c == "\\":
-                if text.startswith("\\\n", i):
-                    i += 2
-                    continue
-                out.append(text[i : i + 2])
-                i += 2
-                continue
-            if c == "'" and not dq:
-                end = text.find("'", i + 1)
-                end = n if end < 0 else end + 1
-                out.append(text[i:end])
-                i = end
-                continue
-            if c == '"':
-                dq = not dq
-            out.append(c)
-            i += 1
-        text = "".join(out)
+    text = without_continuations(ansi_decoded(raw))
     return ansi_c_quote(text) if needs_ansi(text) else text
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sandbash.syntax import ast as A
+from sandbash.syntax.continuations import without_continuations
 
 # where a node starts: a re-printed script puts the same node elsewhere; a substitution's `run`
 # (the text its child reads again with aliases on, and that text's first line) is where it came
@@ -19,11 +20,21 @@ def shape(node: object) -> object:
         return node
     slots: tuple[str, ...] = type(node).__slots__  # type: ignore[attr-defined]
     fields = tuple(
-        (name, shape(getattr(node, name)))
+        (name, shape(_kept_text(node, name)))
         for name in slots
         if name not in SPAN_FIELDS and not (name == "text" and isinstance(node, A.FuncDef))
     )
     return (type(node).__name__, *fields)
+
+
+def _kept_text(node: object, name: str) -> object:
+    """The field `name` of `node`; a substitution's text without its line continuations: it keeps
+    them for the lines its child counts when it reads the text again (a position, as `run`), while
+    the word around it, as printed back, has them removed as bash's reader removes them."""
+    value = getattr(node, name)
+    if name == "text" and isinstance(node, (A.CmdSub, A.ProcSub)) and isinstance(value, str):
+        return without_continuations(value)
+    return value
 
 
 def first_difference(a: object, b: object, path: str = "tree") -> str | None:
