@@ -236,7 +236,7 @@ class _Printer:
         elif isinstance(node, A.If):
             self.if_(node.clauses, node.else_body)
         elif isinstance(node, A.ArithCmd):
-            self.put(f"(( {_with_comsubs(node.text, node.word.parts).strip()} ))")
+            self.put(f"(({_with_comsubs(node.text, node.word.parts)}))")  # (as written: `((y = 5))`)
         elif isinstance(node, A.CondCmd):
             self.put(f"[[ {cond_text(node.expr)} ]]")
         elif isinstance(node, A.FuncDef):

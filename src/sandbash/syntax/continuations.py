@@ -75,6 +75,13 @@ def without_continuations(text: str, in_dq: bool = False) -> str:
     return "".join(out)
 
 
+def past_continuations(src: str, i: int) -> int:
+    """Past the line continuations at `i` (`i` when there are none)."""
+    while src.startswith("\\\n", i):
+        i += 2
+    return i
+
+
 def _quoted_end(text: str, i: int, ctx: int, in_comsub: bool) -> int:
     """Past the text at `i` that keeps its continuations (a '...', a $'...', a `$( )`'s comment
     up to its newline), the end of `text` when nothing closes it; 0 when none starts there."""

@@ -14,7 +14,7 @@ from functools import cache
 
 from . import ast as A
 from .braces import brace_parts
-from .continuations import without_continuations
+from .continuations import past_continuations, without_continuations
 from .errors import ParseError, ParseLimit
 from .escapes import decode_escapes
 
@@ -415,7 +415,7 @@ class WordReader:
             # terminators
             if mode in (CMD, COND, CASE_PAT):
                 if c in _META and self.pos > sub_end:
-                    if c in "<>" and self.peek_char(1) == "(" and mode in (CMD, COND):
+                    if c in "<>" and self._procsub_at() and mode in (CMD, COND):
                         flush()
                         parts.append(self.read_procsub())
                         src = self.src
@@ -435,7 +435,7 @@ class WordReader:
                 # bash counts only nested `${`: a bare `{` does not pair with the `}` that ends the word
                 if c == "}" and not sq_open:
                     break
-                if c in "<>" and not dq_context and self.peek_char(1) == "(":
+                if c in "<>" and not dq_context and self._procsub_at():
                     flush()  # ${x:-<(cmd)}: a process substitution in an unquoted word
                     parts.append(self.read_procsub())
                     src = self.src
@@ -596,9 +596,6 @@ class WordReader:
                 i += 2
             self.pos = i - 1
         c = src[i] if i < len(src) else ""
-        if c == "(" and src.startswith("\\\n", i + 1):
-            self.drop_continuations(i + 1)  # `$(\<newline>(1+2))` is an arithmetic expansion
-            src = self.src
         if (
             c == "'"
             and in_dq
@@ -639,9 +636,10 @@ class WordReader:
             parts.append(self.read_braced_param(in_dq))
             return
         if c == "(":
-            if src.startswith("((", i):
+            k = past_continuations(src, i + 1)  # (`$(\\<newline>(1+2))` is arithmetic)
+            if src.startswith("(", k):
                 try:
-                    arith = self.try_read_arith(i + 2)
+                    arith = self.try_read_arith(k + 1)
                 except ParseError as e:
                     quote = self._paren_close(i)[1] if e.incomplete else ""
                     if quote:  # (the text ends inside a quote: bash names the quote)
@@ -831,10 +829,15 @@ class WordReader:
             self.parse_warning(f"warning: command substitution: {len(inner)} unterminated here-document")
         return body
 
+    def _procsub_at(self) -> bool:
+        """Whether the `<` or `>` at pos starts a process substitution (`<\\<newline>(` too)."""
+        k = past_continuations(self.src, self.pos + 1)
+        return self.src[k : k + 1] == "("
+
     def read_procsub(self) -> A.ProcSub:
         direction = self.src[self.pos]
         start_line = self.line
-        body_start = self.pos + 2
+        body_start = past_continuations(self.src, self.pos + 1) + 1
         self.pos = body_start
         body = self._parse_sub_body()
         if self.pos >= len(self.src) or self.src[self.pos] != ")":

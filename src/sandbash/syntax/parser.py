@@ -16,7 +16,7 @@ from functools import cache
 from ..leanclass import Declared
 from . import ast as A
 from .aliastext import AliasSpans
-from .continuations import without_continuations
+from .continuations import past_continuations, without_continuations
 from .errors import ParseError, ParseLimit
 from .escapes import ansi_c_quote, ansi_decoded, decode_escapes, needs_ansi
 from .lexer import (
@@ -91,11 +91,20 @@ def _head_text(text: str) -> str:
     return text.replace("\\\n", "") if "\\" in text else text
 
 
-def _past_continuations(src: str, i: int) -> int:
-    """Past the line continuations at `i`."""
-    while src.startswith("\\\n", i):
-        i += 2
-    return i
+def _chars_over(src: str, i: int, chars: frozenset[str]) -> tuple[str, list[int]]:
+    """The operator characters at `i` (the first, then up to two more of `chars`) read over the line
+    continuations between them, as bash reads `&\\<newline>&` as `&&`, and where each one ends."""
+    head = src[i : i + 1]
+    ends = [i + 1]
+    k = i + 1
+    while len(head) < 3:
+        k = past_continuations(src, k)
+        if src[k : k + 1] not in chars:
+            break
+        head += src[k]
+        k += 1
+        ends.append(k)
+    return head, ends
 
 
 _WORD_ENDS = frozenset(" \t\n;&|<>)")  # what ends a word after a compound assignment's `)`
@@ -486,13 +495,9 @@ class Parser(WordReader):
                     return Tok("op", op, start, end, fd_var=_head_text(m2.group(1)))
         if c in _OP_START:
             op, end = self._op_at(start)
-            if op not in ("<", ">", "(") or self._after_continuations(end) != "(":
-                return Tok("op", op, start, end)
-            # `((` (`(\\<newline>(1))`) and a process substitution (`<\\<newline>(cmd)`, a word) are
-            # found in the text: cut there
-            self.drop_continuations(start + 1)
-            if op == "(":
-                return Tok("op", op, start, end)
+            if op not in ("<", ">") or self._after(end) != "(":
+                return Tok("op", op, start, end)  # (`((`: see _dparen_at)
+            # (a process substitution, `<\\<newline>(cmd)`: a word)
         word = self.read_word(CMD)
         end = self.pos
         self.pos = start
@@ -500,17 +505,6 @@ class Parser(WordReader):
             # a character no rule takes (should not happen): treat as an operator
             return Tok("op", c, start, start + 1)
         return Tok("word", self.src[start:end], start, end, word)  # (reading may have spliced it)
-
-    def _join_token(self, first: int, chars: frozenset[str] = _OP_CHARS, size: int = 3) -> None:
-        """Line continuations inside the operator at `first` (`&\\<newline>&`, `;\\<newline>;`,
-        `<\\<newline><<`: its first character and up to `size - 1` more of `chars`) cut out
-        (drop_continuations)."""
-        k = first + 1
-        while k < len(self.src) and k - first < size:
-            self.drop_continuations(k)
-            if self.src[k : k + 1] not in chars:
-                break
-            k += 1
 
     def _match_op(self, i: int) -> str:
         for op in _OPERATORS:
@@ -526,29 +520,23 @@ class Parser(WordReader):
         op = self._match_op(i)
         if not src.startswith("\\\n", i + 1) and not src.startswith("\\\n", i + len(op)):
             return op, i + len(op)  # (the usual case: nothing to read over)
-        # the operator's characters and where each one ends, continuations skipped (at most 3)
-        chars = src[i : i + 1]
-        ends = [i + 1]
-        k = i + 1
-        while len(chars) < 3:
-            while src.startswith("\\\n", k):
-                k += 2
-            if src[k : k + 1] not in _OP_CHARS:
-                break
-            chars += src[k]
-            k += 1
-            ends.append(k)
+        chars, ends = _chars_over(src, i, _OP_CHARS)
         for op in _OPERATORS:
             if chars.startswith(op):
                 return op, ends[len(op) - 1]
         return "", i
 
-    def _after_continuations(self, i: int) -> str:
+    def _after(self, i: int) -> str:
         """The character at `i`, or after the line continuations there."""
-        src = self.src
-        while src.startswith("\\\n", i):
-            i += 2
-        return src[i : i + 1]
+        k = past_continuations(self.src, i)
+        return self.src[k : k + 1]
+
+    def _dparen_at(self, tok: Tok) -> int:
+        """Where the text after `((` starts when `tok` is the `(` of one (`(\\<newline>(` too: bash
+        drops the continuation first); -1 when it is not."""
+        if tok.kind != "op" or tok.value != "(":
+            return -1
+        return past_continuations(self.src, tok.pos + 1) + 1 if self._after(tok.pos + 1) == "(" else -1
 
     def is_op(self, tok: Tok, *values: str) -> bool:
         return tok.kind == "op" and tok.value in values
@@ -742,7 +730,7 @@ class Parser(WordReader):
         line, col = self.line_col(tok.pos)
         if tok.kind == "op":
             if tok.value == "(":
-                if self.src.startswith("((", tok.pos):
+                if self._dparen_at(tok) >= 0:
                     node = self.try_arith_command(tok)
                     if node is not None:
                         return self._redirected(node, line, col)
@@ -878,7 +866,7 @@ class Parser(WordReader):
         col = self.col_at(self.peek().pos)
         self.consume()
         tok = self.peek()
-        if not select and tok.kind == "op" and tok.value == "(" and self.src.startswith("((", tok.pos):
+        if not select and self._dparen_at(tok) >= 0:
             return self.parse_arith_for(tok, line, col)
         if tok.kind != "word":
             raise self.unexpected_after(tok, self.pos)
@@ -923,7 +911,7 @@ class Parser(WordReader):
         return A.For(name, words, body, line, end_line, col)
 
     def parse_arith_for(self, tok: Tok, line: int, col: int) -> A.Command:
-        start = tok.pos + 2
+        start = self._dparen_at(tok)
         end = self._find_arith_end(start)
         if end < 0:
             raise self.error_eof(")", self.line_at(start))
@@ -988,7 +976,7 @@ class Parser(WordReader):
     def try_arith_command(self, tok: Tok) -> A.Command | None:
         save = self.pos
         self.pos = tok.pos
-        node = self.try_read_arith(tok.pos + 2, command=True)
+        node = self.try_read_arith(self._dparen_at(tok), command=True)
         if node is None:
             self.pos = save
             self._peeked = None
@@ -1070,7 +1058,7 @@ class Parser(WordReader):
         name = tok.word.text  # (its continuations gone: `function f\\<newline>o` defines fo)
         self.consume()
         tok = self.peek()
-        if self.is_op(tok, "(") and not self.src.startswith("((", tok.pos):
+        if self.is_op(tok, "(") and self._dparen_at(tok) < 0:
             self.consume()
             close = self.peek()
             if not self.is_op(close, ")"):
@@ -1334,11 +1322,11 @@ class Parser(WordReader):
             if close < 0:
                 return None
             sub = without_continuations(src[i + 1 : close])
-            i = _past_continuations(src, close + 1)
+            i = past_continuations(src, close + 1)
         elif i > tok.end:
             return None
         append = False
-        if src.startswith("+", i) and src.startswith("=", k := _past_continuations(src, i + 1)):
+        if src.startswith("+", i) and src.startswith("=", k := past_continuations(src, i + 1)):
             append = True  # (`x+\\<newline>=1`: bash drops the continuation before it reads)
             i = k + 1
         elif src.startswith("=", i):
@@ -1548,15 +1536,18 @@ class Parser(WordReader):
             return ""
         if src.startswith(("<(", ">("), i):
             return "word"  # a process substitution ([[ -p <(cmd) ]])
+        head, ends = src[i : i + 3], [i + 1, i + 2, i + 3]
         if src[i] in _COND_OP_CHARS and "\\\n" in src[i + 1 : i + 4]:
-            self._join_token(i, _COND_OP_CHARS)  # `&\<newline>&`, `]\<newline>]`, `-g\<newline>t`
-            src = self.src
+            # `&\<newline>&`, `]\<newline>]`: read over them (an edit would copy the script)
+            head, ends = _chars_over(src, i, _COND_OP_CHARS)
         for op in _COND_TOKENS:
-            if src.startswith(op, i):
+            if head.startswith(op):
+                end = ends[len(op) - 1]
                 if op == "]]":
-                    after = src[i + 2 : i + 3]
+                    after = self._after(end)
                     if after and after not in " \t\n;&|)":
                         break
+                self._cond_end = end
                 return op
         return "word"
 
@@ -1568,8 +1559,12 @@ class Parser(WordReader):
             return "newline"
         return self._cond_peek()
 
+    # where the operator _cond_peek found last ends (past the line continuations read over in it)
+    _cond_end = 0
+
     def _cond_take(self, op: str) -> None:
-        self.pos += len(op)
+        """Past the operator `op` that _cond_peek found at pos."""
+        self.pos = self._cond_end if self._cond_end > self.pos else self.pos + len(op)
 
     def _cond_word(self, mode: int = COND) -> A.Word:
         self._cond_skip()
@@ -1689,9 +1684,9 @@ class Parser(WordReader):
         src = self.src
         i = self.pos
         j = i
-        while j < len(src) and src[j] not in " \t\n":
+        while j < len(src) and (src[j] not in " \t\n" or src[j - 1 : j + 1] == "\\\n"):
             j += 1
-        return src[i:j]
+        return _head_text(src[i:j])  # (`=\<newline>=` is `==`)
 
 
 def _offending_text(raw: str) -> str:
