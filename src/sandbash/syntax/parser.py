@@ -81,9 +81,21 @@ def _compound_head() -> re.Pattern[str]:
     return re.compile(r"[A-Za-z_](?:[A-Za-z0-9_]|\\\n)*(?:\+(?:\\\n)*)?=(?:\\\n)*\(")
 
 
-# a name, read over the line continuations in it (bash drops them before it reads the word:
-# `a\\<newline>b=1` assigns ab); `.group()` may hold them: see _head_text
-_ASSIGN_HEAD = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_]|\\\n)*")
+_ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@cache
+def _continued_name() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z_](?:[A-Za-z0-9_]|\\\n)*")
+
+
+def _name_at(src: str, i: int) -> re.Match[str] | None:
+    """The name at `i`, read over the line continuations in it (bash drops them before it reads
+    the word: `a\\<newline>b=1` assigns ab); `.group()` may hold them: see _head_text."""
+    m = _ASSIGN_HEAD.match(src, i)
+    if m is not None and src.startswith("\\\n", m.end()):
+        return _continued_name().match(src, i)
+    return m
 
 
 def _head_text(text: str) -> str:
@@ -1250,7 +1262,7 @@ class Parser(WordReader):
         it kept), as bash reads a word where an assignment may stand; with no `]` to close it, bash
         reads to the end of the text."""
         tok = self.peek()
-        m = _ASSIGN_HEAD.match(self.src, tok.pos)
+        m = _name_at(self.src, tok.pos)
         if m is not None and _subscript_close(self.src, m.end() + 1) < 0:
             raise self.error_eof("]")
         self.cmd_subscript = True
@@ -1312,7 +1324,7 @@ class Parser(WordReader):
         """`name=value`, `name+=value`, `name[sub]=value` (the subscript may
         hold blanks and quotes), `name=( ... )`; None when not an assignment."""
         src = self.src
-        m = _ASSIGN_HEAD.match(src, tok.pos)
+        m = _name_at(src, tok.pos)
         if not m:
             return None
         i = m.end()
@@ -1706,7 +1718,7 @@ def _plain_word(word: A.Word) -> str | None:
 def _subscript_spans(src: str, tok: Tok) -> bool:
     """Whether a word token starts `name[` whose `]` lies past the token's end (it stopped at a
     blank, a newline or an operator inside the brackets) or nowhere."""
-    if tok.kind != "word" or not (m := _ASSIGN_HEAD.match(src, tok.pos)) or src[m.end() : m.end() + 1] != "[":
+    if tok.kind != "word" or not (m := _name_at(src, tok.pos)) or src[m.end() : m.end() + 1] != "[":
         return False
     close = _subscript_close(src, m.end() + 1)
     return close >= tok.end or close < 0
