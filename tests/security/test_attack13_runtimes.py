@@ -58,3 +58,41 @@ def outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
 @pytest.mark.parametrize("case", JQ_ROWS)
 def test_jq_collected_values_are_charged(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
     verify(case, outcomes[case["id"]])
+
+
+# python3: Monty caps its heap, and its worker process is killed when allocations outrun that
+# check; the second was shown as the program's own MemoryError (status 1, no limit named)
+PY_ROWS = [
+    param(
+        "python3-nested-lists",
+        "python3 -c 'x = [[i] for i in range(20000000)]; print(len(x))'",
+        timeout=6.0,
+        expect=("max_memory",),
+    ),
+    param(
+        "python3-set-of-strings",
+        "python3 -c 'x = {str(i) for i in range(20000000)}; print(len(x))'",
+        timeout=6.0,
+        expect=("max_memory",),
+    ),
+    # the program's own MemoryError stays its own
+    param(
+        "python3-own-memory-error",
+        "python3 -c 'raise MemoryError(\"mine\")'; echo status=$?",
+        timeout=6.0,
+        expect=("result",),
+        contains="status=1\nTraceback (most recent call last):",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def py_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_python_worker_killed_for_memory_is_max_memory")
+
+
+@pytest.mark.parametrize("case", PY_ROWS)
+def test_python_worker_killed_for_memory_is_max_memory(
+    case: dict[str, Any], py_outcomes: dict[str, Outcome]
+) -> None:
+    verify(case, py_outcomes[case["id"]])

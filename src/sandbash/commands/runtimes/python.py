@@ -70,6 +70,9 @@ _HINT = (
 )
 _FEED_NAME = re.compile(r'File "<python-input-\d+>"')
 _EOF = "EOF when reading a line"
+# Monty's words for its memory cap: its heap limit, or its worker process killed past its limit
+# (a list of 20 M one-element lists: the allocations outran the heap check)
+_MONTY_MEMORY = ("memory limit exceeded", "the worker exceeded its memory limit")
 
 
 @dataclass
@@ -307,7 +310,7 @@ class _Run:
         if kind == "TimeoutError" and text.startswith("feed time limit exceeded"):
             check_time(self.ctx)
             raise timed_out(self.ctx)
-        if kind == "MemoryError" and text.startswith("memory limit exceeded"):
+        if kind == "MemoryError" and text.startswith(_MONTY_MEMORY):
             raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory)
         shown = _program_frames(e.display() if hasattr(e, "display") else str(e))
         shown = _FEED_NAME.sub(f'File "{self.program.name}"', shown)
