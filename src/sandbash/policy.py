@@ -19,7 +19,9 @@ A `Policy` is pure data plus rule matching:
   - *spellings* are names that run one implementation with preset options (`egrep`=`grep -E`,
     `zcat`=`gzip -dc`, `dir`/`vdir`=`ls`, `[`=`test`, `gawk`/`mawk`/`nawk`=`awk`, `sh`=`bash`)
     or one builtin function (`.`=`source`, `typeset`/`local`=`declare`, `readarray`=`mapfile`);
-  - a *deny* entry refuses every spelling of its implementation, and every program whose own
+  - a *deny* entry refuses every spelling of its implementation (an entry naming sandbash's own
+    command by a command directory, `/bin/rm`, names that command: `rm` and `/usr/bin/rm` are
+    refused too; any other path is decided as that path), and every program whose own
     front end runs that implementation's engine (`rg` for grep, `sdiff` for diff, `basenc` for
     base64/base32, `cksum` for the digests, `tar` for the compressors): whatever a denied program
     does, no other name does it instead;
@@ -576,8 +578,8 @@ class Policy:
         base = name.rsplit("/", 1)[-1] if "/" in name else name
         real = base if not runs or runs == name else _base(runs)
         denied = self.__dict__.get("_denied") or self._deny_closure()
-        if base in denied or real in denied or name in self.deny:
-            return self._denied_by_list(name, base, real, denied)
+        if base in denied or real in denied or name in self.deny or (runs is not None and runs in denied):
+            return self._denied_by_list(name, base, real, denied, runs)
         if self.allow is None:
             return _ALLOW_ALL  # decisions are frozen: the common answers are shared
         if real in self._allow_closure() or (runs or name) in self.allow:
@@ -589,9 +591,11 @@ class Policy:
         via = f"{base} runs {real}: " if real != base else ""  # shown in the message (a hidden retarget)
         return Decision.deny(RULE_ALLOW, f"{via}{real} is not on the allow list")
 
-    def _denied_by_list(self, name: str, base: str, real: str, denied: dict[str, str]) -> Decision:
+    def _denied_by_list(
+        self, name: str, base: str, real: str, denied: dict[str, str], runs: str | None = None
+    ) -> Decision:
         via = f"{base} runs {real}: " if real != base else ""  # shown in the message (a hidden retarget)
-        for n in (base, real):
+        for n in (base, real, runs or real):
             if n in denied:
                 entry = denied[n]
                 return Decision.deny(
@@ -599,7 +603,9 @@ class Policy:
                     via
                     + (
                         f"{n} is on the deny list"
-                        if n == entry
+                        if n in (entry, normpath(entry))
+                        else f"{n} is on the deny list (as {entry})"
+                        if n == _base(entry)
                         else f"{n} runs the implementation of {entry}, which is on the deny list"
                     ),
                 )
@@ -611,7 +617,10 @@ class Policy:
         if cached is None:
             cached = {}
             for d in sorted(self.deny):
-                for n in command_family(d):
+                cached.setdefault(
+                    normpath(d) if d.startswith("/") else d, d
+                )  # (a script: its canonical path)
+                for n in command_family(_own_command(d)):
                     cached.setdefault(n, d)
             for n in _engine_users():
                 for e in _registry().engines(n):
@@ -727,7 +736,7 @@ class Policy:
             if self.deny:
                 return "denied commands: " + _short(sorted(self.deny)) + " (all other commands are allowed)"
             return "all commands are allowed"
-        allowed = sorted(self.allow - self.deny)
+        allowed = sorted(self.allow - self._deny_closure().keys())
         tail = " (and the shell builtins)" if self.implicit_builtins else ""
         return "allowed commands: " + (_short(allowed) if allowed else "none") + tail
 
@@ -789,6 +798,16 @@ def _grant_allows(grant: PathGrant) -> Decision:
 
 def _base(name: str) -> str:
     return name.rsplit("/", 1)[-1] if "/" in name else name
+
+
+def _own_command(entry: str) -> str:
+    """The command a list entry names: a path in a command directory (`/bin/rm`) names sandbash's
+    own command there (`rm`), whatever path or name spells it: else `rm` and `/usr/bin/rm` would
+    run what `/bin/rm` may not. Any other path (a script, box mode's host program) is itself."""
+    directory, _, base = (normpath(entry) if entry.startswith("/") else entry).rpartition("/")
+    if directory in COMMAND_DIRS and base and (_registry().BUILTIN_TABLE.known(base) or is_builtin(base)):
+        return base
+    return entry
 
 
 def _registry() -> Any:

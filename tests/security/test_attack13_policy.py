@@ -288,3 +288,97 @@ def test_check_asks_decide_about_what_lies_below(script: str) -> None:
 @pytest.mark.parametrize("script", ["mv pub /tmp/p", "cp -r pub /tmp/c", "ls -R pub", "rm -r pub"])
 def test_check_allows_trees_decide_allows(script: str) -> None:
     assert hidden_sandbox().check(script).status == ALLOWED
+
+
+# ---------------------------------------------------------------- a deny entry naming a path
+
+# `deny = ["/bin/rm"]` refused that one spelling: `rm` and `/usr/bin/rm` ran
+DENY_BY_PATH = [
+    "rm victim",
+    "/usr/bin/rm victim",
+    "/usr/local/bin/rm victim",
+    "\\rm victim",
+    "command rm victim",
+    "env rm victim",
+    "xargs rm <<< victim",
+    "find . -name victim -exec rm {} \\;",
+    "hash -p /usr/bin/rm cat; cat victim",
+    "bash -c 'rm victim'",
+    "awk 'BEGIN { system(\"rm victim\") }'",
+]
+
+
+@pytest.mark.parametrize("entry", ["/bin/rm", "/usr/bin/rm", "/usr/local/sbin/rm", "//usr/bin/rm"])
+@pytest.mark.parametrize("script", DENY_BY_PATH)
+def test_deny_entry_naming_a_path_refuses_the_program(entry: str, script: str) -> None:
+    bash = sandbox(Policy(deny=[entry], paths=GRANTS, mode="remediation", name="deny-path"))
+    assert bash.check(script).status != ALLOWED
+    r = bash.exec(script)
+    bash.vfs.gate = None
+    assert bash.vfs.view("/").read_bytes(VICTIM) == b"precious\n", r.stderr
+    assert any(a == "shell:exec" and t.rsplit("/", 1)[-1] == "rm" for a, t in refusals(r.events))
+
+
+@pytest.mark.parametrize(
+    "script", ["awk 'BEGIN { print 1 }'", "gawk 'BEGIN { print 1 }'", "mawk 'BEGIN { print 1 }'"]
+)
+def test_deny_path_entry_covers_every_spelling(script: str) -> None:
+    r = sandbox(Policy(deny=["/usr/bin/gawk"], name="deny-gawk")).exec(script)
+    assert (r.exit_code, r.stdout) == (126, ""), r.stderr
+
+
+def test_deny_path_entry_leaves_other_commands_and_the_summary_honest() -> None:
+    policy = Policy(["rm", "cat", "touch"], deny=["/bin/rm"], name="both")
+    r = sandbox(policy).exec("cat /data/a.txt; rm victim")
+    assert r.stdout == "alpha\n"
+    assert "allowed commands: cat, touch (and the shell builtins)" in r.stderr
+
+
+def test_deny_entry_naming_another_path_is_that_path() -> None:
+    """A path outside the command directories is a script (or, in box mode, a host program decided
+    at its spawn): the entry refuses that file, not every command of the same name."""
+    bash = sandbox(Policy(deny=["/workspace/bin/rm"], paths=GRANTS, mode="remediation", name="deny-script"))
+    r = bash.exec("mkdir -p bin; printf 'echo fake' > bin/rm; chmod +x bin/rm; ./bin/rm; rm victim; echo $?")
+    assert r.stdout == "0\n", r.stderr
+    assert "./bin/rm: policy denied" in r.stderr
+
+
+SCRIPT = "mkdir -p /workspace/bin; printf 'echo RAN' > /workspace/bin/tool; chmod +x /workspace/bin/tool; "
+# a script refused by its path ran when spelled another way: the rule compared the words typed
+SCRIPT_SPELLINGS = [
+    "./bin/tool",
+    "bin/tool",
+    "cd bin; ./tool",
+    "/workspace/bin/../bin/tool",
+    "//workspace/bin/tool",
+    "PATH=/workspace/bin:$PATH; tool",
+    "PATH=bin; tool",
+    "hash -p /workspace/bin/tool ls; ls",
+    "ln -s bin/tool t; ./t",
+    "ln -s bin b2; b2/tool",
+    "env ./bin/tool",
+    "xargs ./bin/tool < /dev/null",
+    "find bin -name tool -exec {} \\;",
+]
+
+
+@pytest.mark.parametrize("entry", ["/workspace/bin/tool", "/workspace/./bin//tool"])
+@pytest.mark.parametrize("how", SCRIPT_SPELLINGS)
+def test_script_denied_by_path_is_refused_however_spelled(entry: str, how: str) -> None:
+    bash = sandbox(Policy(deny=[entry], paths=GRANTS, mode="remediation", name="deny-tool"))
+    r = bash.exec(SCRIPT + how)
+    assert "RAN" not in r.stdout, (how, r.stderr)
+    assert ("shell:exec", "/workspace/bin/tool") in refusals(r.events)
+
+
+@pytest.mark.parametrize("how", SCRIPT_SPELLINGS)
+def test_decide_sees_a_scripts_canonical_path(how: str) -> None:
+    """`decide` is shown the file that runs, so a rule on its path holds for every spelling."""
+
+    def no_tool(action: Action) -> bool | None:
+        return False if action.kind == "shell:exec" and action.target == "/workspace/bin/tool" else None
+
+    policy = Policy(paths=GRANTS, mode="remediation", decide=no_tool, name="decide-tool")
+    r = sandbox(policy).exec(SCRIPT + how)
+    assert "RAN" not in r.stdout, (how, r.stderr)
+    assert "[policy: decide]" in r.stderr

@@ -31,6 +31,7 @@ from ..shvars.vars import (
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.escapes import ansi_decoded
+from ..vfs.errors import FsError
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
 from .jobs import (
@@ -512,7 +513,7 @@ class Executor:
         elif builtin is not None:
             kind, runs = "builtin", name
         elif found is not None:
-            kind, runs = found[0], _runs(name, *found)
+            kind, runs = found[0], self._runs(name, *found)
         else:
             # the gate decides on what will run (hash table, PATH), and the run uses that same lookup
             if temp is not None:  # `PATH=/x cmd` looks cmd up in /x
@@ -522,13 +523,29 @@ class Executor:
             finally:
                 if temp is not None:
                     st.vars.pop()
-            kind, runs = found[0], _runs(name, *found)
+            kind, runs = found[0], self._runs(name, *found)
         return self.run_gated(
             argv,
             kind,
             runs,
             lambda: self._dispatch_run(argv, temp, redirs, fdef, builtin, builtins_only, found),
         )
+
+    def _runs(self, name: str, kind: str, where: str) -> str:
+        """What a name found by find_command really runs: the registry command (or shell) named by
+        the base of the path it resolved to (`hash -p /bin/rm cat` makes `cat` run rm), a script's
+        canonical path (`./s`, `../w/s`, a link to it and a PATH search all run one file: a rule
+        naming it must not depend on the spelling); the name itself when nothing was found. Any
+        kind but a script's is run_external's registry run of the path's base, so the gate decides
+        on that (never on the name)."""
+        if kind == "script":
+            try:
+                return self.state.fs.realpath(where)
+            except FsError:  # (refused or gone: the run fails on the path as it was found)
+                return where
+        if kind:
+            return where.rsplit("/", 1)[-1]
+        return name
 
     def _rehash(self, name: str, entry: str) -> None:
         """`command -p NAME` remembers what it found, as bash does: a new entry each time (replacing
@@ -559,7 +576,7 @@ class Executor:
         if unhashed:  # the same search find_command makes (PATH unset: the name itself)
             path = self.va.get_str("PATH") or ""
         kind, where = self.find_command(name, path)
-        return kind, _runs(name, kind, where)
+        return kind, self._runs(name, kind, where)
 
     def _first_word_refused(self, name: str, unhashed: bool = False) -> bool:
         gates = self.sh.rt.gates
@@ -581,7 +598,7 @@ class Executor:
         if runs is None:
             runs = argv[0]
             if kind in ("command", "shell", "script"):
-                runs = _runs(argv[0], *self.find_command(argv[0]))
+                runs = self._runs(argv[0], *self.find_command(argv[0]))
         refusal = gates.refusal(argv, kind, runs)
         if refusal is None:
             return False
@@ -1102,18 +1119,6 @@ def hashed_entry_ok(kind: str, where: str) -> bool:
     if kind == "shell":
         return where.rsplit("/", 1)[-1] in _SHELLS
     return kind in ("command", "script") and where != ""
-
-
-def _runs(name: str, kind: str, where: str) -> str:
-    """What a name found by find_command really runs: the registry command (or shell) named by
-    the base of the path it resolved to (`hash -p /bin/rm cat` makes `cat` run rm), a script's
-    path; the name itself when nothing was found. Any kind but a script's is run_external's
-    registry run of the path's base, so the gate decides on that (never on the name)."""
-    if kind == "script":
-        return where
-    if kind:
-        return where.rsplit("/", 1)[-1]
-    return name
 
 
 def _item_text(item: A.ArrayItem) -> str:
