@@ -29,7 +29,14 @@ from secharness import Outcome, batch, param, verify
 
 from sandbash import Bash
 
-ROWS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 30000000)"
+
+def _rows(n: int) -> str:
+    return f"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT {n})"
+
+
+ROWS = _rows(30_000_000)
+# one statement: a sort that grows its worker by about 40 MB (charged only at its answer before)
+SORT_400K = f"{_rows(400_000)} SELECT count(*) FROM (SELECT x, randomblob(100) b FROM c ORDER BY b);"
 
 
 def _sql(query: str, both: bool = False) -> str:
@@ -238,3 +245,20 @@ def test_a_kept_worker_holds_nothing_of_the_last_run() -> None:
     r = b.exec("sqlite3 :memory: 'PRAGMA cache_size; SELECT * FROM t;'")
     assert r.stdout == "-2000\n"
     assert r.stderr == "Error: in prepare, no such table: t\n" and r.exit_code == 1
+
+
+def test_two_workers_of_a_pipeline_share_the_budget() -> None:
+    """Each worker is charged as it grows (its progress handler reports between opcodes), not
+    only when it answers: one sort that grows its worker by about 40 MB fits in 64 MB, two at
+    once in a pipeline do not (before, each was capped at the budget left when it started:
+    about 134 MB resident together, and the run's result). Run in a child Python, not a forked
+    one: its pipeline stages overlap as they do in any embedding process."""
+    one = f"sqlite3 :memory: '{SORT_400K}'"
+    two = f"{one} | {one}"
+    got = _child(
+        "b = Bash(limits='hardened')\n"
+        f"print(json.dumps({{'one': run(b, {one!r}, limits={{'timeout': 30}}),"
+        f" 'two': run(b, {two!r}, limits={{'timeout': 30}})}}))"
+    )
+    assert got["one"] == {"limit": None, "stdout": "400000\n"}, got
+    assert got["two"]["limit"] == "max_memory", got

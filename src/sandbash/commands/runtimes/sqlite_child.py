@@ -20,7 +20,8 @@ Frames (js_worker.py): 4-byte big-endian length, then JSON, or raw bytes where s
        {"op": "many", "sql", "rows"}        -> {"ok": null}  (executemany: .import)
        {"op": "serialize"}                  -> {"size"} then `size` raw bytes
        {"op": "reset"}                      -> {"ok": null}  (the run is over; a next setup may come)
-  out: every answer has "mem" (the worker's growth in bytes since its setup); a failure is
+  out: {"grown": bytes} while a statement runs, when the worker grew (no reply; more follow)
+       every answer has "mem" (the worker's growth in bytes since its setup); a failure is
        {"err": {"cls", "msg", "code", "denied"}}, {"stop": limit} (a guard's max_string_length)
        or {"nomem": true}.
 Values: None, int, float, str as JSON; bytes as {"b": base64}.
@@ -43,6 +44,10 @@ if TYPE_CHECKING:
 DATA_SLACK = 24 << 20
 BATCH_ROWS = 256
 BATCH_BYTES = 1 << 20  # a batch ends past this much text (at least one row each)
+# the progress handler looks at the worker's growth every this many opcodes (a getrusage call),
+# and reports it when it passed the last report by REPORT_STEP
+PROGRESS_OPCODES = 20000
+REPORT_STEP = 1 << 20
 # authorizer action codes (sqlite3.h)
 _PRAGMA, _ATTACH, _DETACH, _FUNCTION = 19, 24, 25, 31
 DENIED_FUNCTIONS = {"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"}
@@ -121,6 +126,7 @@ class Server:
         self.stop: BaseException | None = None  # a guard's limit, kept while SQLite unwinds
         self.denied = ""  # what the authorizer refused last, worded for the error's end
         self.base = 0
+        self.reported = 0  # the growth last sent
 
     def setup(self, req: dict[str, Any]) -> None:
         lib, guards = self.lib, self.guards
@@ -148,6 +154,7 @@ class Server:
         if req.get("readonly"):
             conn.execute("PRAGMA query_only=ON")
         conn.set_authorizer(self._authorize)
+        conn.set_progress_handler(self._progress, PROGRESS_OPCODES)
         self.base = _resident()  # the database image stands for the copy sandbash holds (charged)
 
     def reset(self) -> None:
@@ -161,9 +168,18 @@ class Server:
         self.cursors.clear()
         self.stop = None
         self.denied = ""
-        self.base = 0
+        self.base = self.reported = 0
         _soft_limit(resource.RLIMIT_DATA, resource.RLIM_INFINITY)
         _soft_limit(resource.RLIMIT_CPU, resource.RLIM_INFINITY)
+
+    def _progress(self) -> int:
+        """Between opcodes: growth past the last report goes to sandbash at once (its budget is
+        shared with the rest of the run, other sqlite3 workers of a pipeline among them)."""
+        grown = self.mem()
+        if grown >= self.reported + REPORT_STEP:
+            self.reported = grown
+            self.chan.send({"grown": grown})
+        return 0
 
     def _keep_stop(self, e: BaseException) -> None:
         self.stop = e

@@ -5,7 +5,8 @@ close) and `Cursor` the part of a cursor (description, fetchone/fetchmany/fetcha
 sqlite.py and sqlite_dot.py read as they would over a connection of their own. Every request waits
 for its answer in short slices and checks the run's deadline and cancellation between them: past
 the deadline the worker is killed, also inside one long C call. What the worker's process grew by
-since its setup is charged to the run's memory budget at each answer; an allocation past its
+since its setup is charged to the run's memory budget as it grows (reported between opcodes)
+and at each answer; an allocation past its
 cap (the budget left) fails in SQLite and ends the run with max_memory, as a worker that died
 does (its cap is the only thing that kills it besides sandbash).
 """
@@ -96,6 +97,10 @@ class Remote:
                 worker.send_bytes(data)
             with self.ctx.hold_memory() as frame:
                 msg = worker.recv(self.ctx.budget.check_time, frame.charge)
+                while "grown" in msg:  # charged as it grows, while the statement runs
+                    self.mem.set(int(msg["grown"]))
+                    frame.close()
+                    msg = worker.recv(self.ctx.budget.check_time, frame.charge)
             if image_back and "size" in msg:
                 msg["image"] = worker.recv_bytes(self.ctx.budget.check_time, lambda n: None)
             self.mem.set(int(msg.get("mem", 0)))
