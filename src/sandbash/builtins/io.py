@@ -455,6 +455,12 @@ _NO_OPTIONS: Mapping[str, Any] = {}
 
 @builtin("read")
 def bi_read(sh: Shell, argv: list[str]) -> int:
+    return read_with_ifs(sh, argv, None)
+
+
+def read_with_ifs(sh: Shell, argv: list[str], ifs: str | None) -> int:
+    """The `read` builtin; `ifs`: the text of a temporary `IFS=TEXT` binding that the caller did not
+    push (interp/fastread.ifs_read), in place of IFS's value; None: IFS's value."""
     # `read NAME...` and `read -r NAME...` (a `while read` loop runs it once per line): what the
     # option parser would give, without it (getopt stops at the first word not starting with -)
     n = len(argv)
@@ -514,7 +520,10 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
         return 1
     status = 1 if eof else 0
     # -N reads exactly what it counted: no field splitting, no IFS trimming (bash)
-    ifs = "" if exact else sh.ifs()
+    if exact:
+        ifs = ""
+    elif ifs is None:
+        ifs = sh.ifs()
     try:
         if array is not None:
             if not _indexed_array_target(sh, "read", array):
@@ -536,6 +545,11 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
         assign_failed(sh, "read", e)
         return 1
     return status
+
+
+# `IFS=TEXT read ...` without the temporary binding (interp/fastread.ifs_read finds it here: the
+# interpreter does not import builtins)
+bi_read.with_ifs = read_with_ifs  # type: ignore[attr-defined]
 
 
 @builtin("mapfile", "readarray")

@@ -52,7 +52,7 @@ from .calls import call_failed, call_function, direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin, plain_builtin
-from .fastread import herestring_read
+from .fastread import herestring_read, ifs_read
 from .state import ONE_STATUS
 from .variables import NOT_PLAIN, AssignError
 
@@ -642,9 +642,11 @@ class Compiler:
             cmd.assigns
             and plan.name == "read"
             and argv_fn is not None
-            and (redirected := herestring_read(ex, cmd, _literal_word)) is not None
+            and (redirected := herestring_read(ex, cmd, _literal_word) or ifs_read(ex, cmd, _literal_word))
+            is not None
         ):
-            return plain_builtin(self, cmd, "read", argv_fn, slow, _literal_word, redirected)  # `IFS=, read`
+            # `IFS=, read ... <<< "$line"`, `while IFS= read -r line`
+            return plain_builtin(self, cmd, "read", argv_fn, slow, _literal_word, redirected)
         if cmd.assigns or argv_fn is None or (cmd.redirs and plan.name in (None, "return", "local", "exec")):
             return slow
         if plan.name == "return":

@@ -21,7 +21,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.stringfn import string_fn
 from ..posix.readfields import split_read_fields
-from ..shvars.vars import EXPORT
+from ..shvars.vars import EXPORT, NAMEREF
 from ..syntax import ast as A
 from .executor import assign_failed, builtin_failed
 from .fastbuiltins import Literal, _redirected, run_undone
@@ -32,22 +32,20 @@ if TYPE_CHECKING:
     from .builtin_table import Builtin
     from .executor import Executor
     from .redirects import Undo
+    from .shell import Shell
 
 # (the builtin, its argv) -> status: what plain_builtin calls in place of _redirected
 Redirected = Callable[["Builtin", list[str]], int]
 
 
-def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
-    """The runner of `read [-r] [NAME...] <<< WORD` (words `literal` finds literal text): None for
-    any other shape."""
-    redirs = cmd.redirs
+def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> tuple[bool, list[str], str | None] | None:
+    """(-r given, the names, the text of a temporary `IFS=TEXT` binding or None) of `[IFS=TEXT]
+    read [-r] [NAME...]` written in literal words, the names plain identifiers other than IFS; None
+    for any other shape (redirections are the caller's to check)."""
     texts = [literal(w) for w in cmd.words]
-    if len(redirs) != 1 or texts[0] != "read" or None in texts:
+    if texts[0] != "read" or None in texts:
         return None
     consts = [t for t in texts if t is not None]
-    r = redirs[0]
-    if r.op != "<<<" or r.fd not in (None, 0) or r.fd_var is not None or not isinstance(r.target, A.Word):
-        return None
     raw = len(consts) > 1 and consts[1] == "-r"
     names = consts[2:] if raw else consts[1:]
     # (a word starting with `-` is an option to the builtin: -r twice, `--`, -a ARRAY, ...)
@@ -59,9 +57,55 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
         a = assigns[0]
         if len(assigns) != 1 or a.name != "IFS" or a.sub is not None or a.append or a.array is not None:
             return None
-        bound = "" if a.value is None else literal(a.value)
+        bound = "" if a.value is None or not a.value.parts else literal(a.value)  # (`IFS=`: no parts)
         if bound is None or "IFS" in names:
             return None
+    return raw, names, bound
+
+
+def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
+    """The runner of `IFS=TEXT read [-r] [NAME...]` with no redirection (`while IFS= read -r line`,
+    `IFS=, read -r a b c` in a loop reading a file): the builtin reading its descriptor 0 with TEXT as
+    its IFS, without the temporary binding pushed and popped around it. Nothing else can see the
+    binding while the builtin runs: traps and xtrace take the general path (plain_builtin), the
+    names are not IFS, and a name that is a reference when it runs (it could lead to IFS) or an
+    IFS with attributes (readonly: the binding fails) takes the binding's way. None for any other
+    shape."""
+    shape = _read_shape(cmd, literal)
+    if cmd.redirs or not cmd.assigns or shape is None:
+        return None
+    _, names, bound = shape
+    assert bound is not None
+    assigns = cmd.assigns
+    find = ex.state.vars.find
+
+    def read_bound(builtin: Builtin, argv: list[str]) -> int:
+        var = find("IFS")
+        # (the builtin's entry that takes the binding's text: builtins/io.read_with_ifs)
+        with_ifs: Callable[[Shell, list[str], str | None], int] | None = getattr(builtin, "with_ifs", None)
+        if (
+            with_ifs is None
+            or (var is not None and var.attrs & ~EXPORT)
+            or any((v := find(n)) is not None and v.attrs & NAMEREF for n in names)
+        ):
+            return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
+        return run_undone(ex, "read", lambda sh, argv: with_ifs(sh, argv, bound), argv, [])
+
+    return read_bound
+
+
+def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
+    """The runner of `read [-r] [NAME...] <<< WORD` (words `literal` finds literal text): None for
+    any other shape."""
+    redirs = cmd.redirs
+    shape = _read_shape(cmd, literal)
+    if len(redirs) != 1 or shape is None:
+        return None
+    r = redirs[0]
+    if r.op != "<<<" or r.fd not in (None, 0) or r.fd_var is not None or not isinstance(r.target, A.Word):
+        return None
+    raw, names, bound = shape
+    assigns = cmd.assigns
     find = ex.state.vars.find
     sh = ex.sh
     st = ex.state
