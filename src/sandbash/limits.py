@@ -35,7 +35,7 @@ class Limits(metaclass=Declared):
     max_output_size: int = 10 * 1024 * 1024
     max_string_length: int = 10 * 1024 * 1024
     max_substitution_depth: int = 50
-    max_brace_expansion_results: int = 10_000
+    max_brace_expansion_results: int = 100_000
     max_array_elements: int = 100_000
     max_file_descriptors: int = 1024
     max_sed_iterations: int = 100_000
@@ -58,7 +58,7 @@ class Limits(metaclass=Declared):
     # bytes a Session keeps between runs (variables, functions), checked when a run ends
     max_session_memory: int = 128 * 1024 * 1024
     # words one command gets and their total length (checked before field splitting builds them)
-    max_arguments: int = 16_384
+    max_arguments: int = 131_072
     max_argument_bytes: int = 10 * 1024 * 1024
     # text all expansions of one run produce together (words, assignments, redirections, here-documents)
     max_expansion_bytes: int = 64 * 1024 * 1024
