@@ -382,3 +382,17 @@ def test_decide_sees_a_scripts_canonical_path(how: str) -> None:
     r = sandbox(policy).exec(SCRIPT + how)
     assert "RAN" not in r.stdout, (how, r.stderr)
     assert "[policy: decide]" in r.stderr
+
+
+def test_tar_names_a_refused_path_as_refused() -> None:
+    """tar's stat of a name the policy refuses reports the refusal and its rule (it said `Cannot
+    stat: No such file or directory`, as for a name that is not there: sec-policy13's left list)."""
+    from sandbash import Bash
+    from sandbash.policy import Policy
+
+    bash = Bash(files={"/secret/x": "s", "/data/a": "1"}, policy=Policy(paths=["/data:ro", "/tmp:rw"]))
+    r = bash.exec("tar cf /tmp/t.tar /secret/x /data/a; echo $?")
+    assert "tar: /secret/x: Cannot stat: Permission denied [policy: paths.no-grant]\n" in r.stderr
+    assert r.stdout == "2\n"
+    r = bash.exec("cd /tmp && tar cf t2.tar missing; echo $?")
+    assert r.stderr.startswith("tar: missing: Cannot stat: No such file or directory\n")
