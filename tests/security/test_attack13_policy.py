@@ -396,3 +396,25 @@ def test_tar_names_a_refused_path_as_refused() -> None:
     assert r.stdout == "2\n"
     r = bash.exec("cd /tmp && tar cf t2.tar missing; echo $?")
     assert r.stderr.startswith("tar: missing: Cannot stat: No such file or directory\n")
+
+
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ("gzip -c /secret/x", "gzip: /secret/x: Permission denied [policy: paths.no-grant]\n"),
+        ("gunzip -c /secret/x", "gzip: /secret/x: Permission denied [policy: paths.no-grant]\n"),
+        (
+            "bzip2 -c /secret/x",
+            "bzip2: Can't open input file /secret/x: Permission denied [policy: paths.no-grant].\n",
+        ),
+        ("cd /tmp; gzip -c missing", "gzip: missing: No such file or directory\n"),
+    ],
+)
+def test_compressors_name_a_refused_path_as_refused(script: str, message: str) -> None:
+    """gzip/gunzip/bzip2 said `No such file or directory` for a name the policy refuses."""
+    from sandbash import Bash
+    from sandbash.policy import Policy
+
+    bash = Bash(files={"/secret/x": "s"}, policy=Policy(paths=["/tmp:rw"]))
+    r = bash.exec(script)
+    assert (r.stderr, r.exit_code) == (message, 1)

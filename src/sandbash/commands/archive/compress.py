@@ -9,6 +9,7 @@ is 0, 1 for errors and 2 for warnings (bzip2: 2 for corrupt data).
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ from .codecs import Bounds, CodecError, GzipInfo
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...stdio.streams import Stream
+    from ...vfs.base import Stat
 
 
 def level_opts() -> tuple[Opt, ...]:
@@ -426,7 +428,13 @@ def _operand(job: Job, path: str) -> None:
         else:
             _stdin(job, stream, path)
             return
-    st = ctx.fs.try_lstat(path)
+    try:
+        st: Stat | None = ctx.fs.lstat(path)
+    except FsError as e:
+        if e.errno not in (errno.ENOENT, errno.ENOTDIR):  # (refused by the policy, a loop: said as it is)
+            _missing(job, path, strerror(e.errno or 0))
+            return
+        st = None
     if st is None and job.decompress and job.tool == "gzip" and _gzip_suffix_out(path, _suffix(job)) is None:
         # gzip's get_istat: a name without a known suffix is tried with each suffix in turn;
         # when none exists the complaint names it with the -S suffix (`gunzip x`: x.gz)
