@@ -259,6 +259,9 @@ def test_cli_policy_applies_to_runs(tmp_path: Path, capfd: pytest.CaptureFixture
         (["ln", "-s", "/t", "l"], [("stat", "l"), ("symlink", "l")]),
         (["rm", "-rf", "x"], [("delete", "x")]),
         (["rmdir", "-p", "a/b"], [("delete", "a/b"), ("delete", "a")]),
+        (["unlink", "x"], [("delete", "x")]),
+        (["link", "a", "b"], [("stat", "b"), ("create", "b"), ("link", "a")]),
+        (["mknod", "-m", "600", "p", "c", "1", "3"], [("create", "p")]),
         (["chmod", "-R", "755", "d"], [("chmod", "d")]),
         (["touch", "-r", "ref", "f"], [("stat", "ref"), ("create", "f")]),
         (["mkdir", "-p", "d/e"], [("create", "d/e")]),
@@ -308,6 +311,7 @@ def test_wrapper_models() -> None:
     assert sub(["env", "-i", "A=1", "cat", "f"]) == [["cat", "f"]]
     assert sub(["timeout", "-s", "KILL", "5", "cat", "f"]) == [["cat", "f"]]
     assert sub(["nice", "-n", "5", "cat"]) == [["cat"]]
+    assert sub(["stdbuf", "-oL", "-e", "0", "rm", "f"]) == [["rm", "f"]]
     assert sub(["xargs", "-n1", "rm", "-f"]) == [["rm", "-f", None]]
     assert sub(["xargs", "-I", "{}", "cp", "{}", "d"]) == [["cp", None, "d"]]
     assert sub(["xargs"]) == [["echo", None]]

@@ -327,6 +327,12 @@ def m_rmdir(c: Call, opts: Parsed, operands: list[str]) -> None:
 
 
 @_parsed("create")
+def m_mknod(c: Call, opts: Parsed, operands: list[str]) -> None:
+    if operands:
+        c.fx("create", operands[0], follow=False)
+
+
+@_parsed("create")
 def m_touch(c: Call, opts: Parsed, operands: list[str]) -> None:
     if opts.get("reference"):
         c.fx("stat", str(opts["reference"]))
@@ -596,6 +602,7 @@ MODELS: dict[Effects, Model] = {
     Effects.SHRED: _writes("write"),
     Effects.RMDIR: m_rmdir,
     Effects.MKDIR: _writes("create", follow=False),
+    Effects.MKNOD: m_mknod,
     Effects.TOUCH: m_touch,
     Effects.CHMOD: _writes("chmod", first_is_not_path=True, recursive_key="recursive"),
     Effects.MKTEMP: m_mktemp,

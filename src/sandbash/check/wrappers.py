@@ -754,6 +754,10 @@ def m_nohup(c: Call) -> None:
     _run_rest(c)
 
 
+def m_stdbuf(c: Call) -> None:
+    _run_rest(c)
+
+
 def m_watch(c: Call) -> None:
     """watch runs its operands through `sh -c` (with -x: as a program), again and again."""
     from ..commands.shellutils.screen import parse_watch
@@ -776,6 +780,7 @@ MODELS: dict[Effects, Model] = {
     Effects.ENV: m_env,
     Effects.NICE: m_nice,
     Effects.NOHUP: m_nohup,
+    Effects.STDBUF: m_stdbuf,
     Effects.WATCH: m_watch,
     Effects.TIMEOUT: m_timeout,
     Effects.TIME: m_time,

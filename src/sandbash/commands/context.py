@@ -18,6 +18,7 @@ from ..limits import Budget, Limits, MemoryHold
 from ..stdio.streams import BytesReader, Stream
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
+from .gnuquote import quote
 from .options import (
     CommandSpec,
     HelpRequested,
@@ -173,6 +174,16 @@ class Ctx:
             f"Try '{self.help_prog} --help' for more information.\n".encode("utf-8", "surrogateescape")
         )
         return CommandExit(status)
+
+    def operand_count(self, operands: Sequence[str], count: int, low: int | None = None) -> None:
+        """GNU's check of a fixed number of operands (at least `low`, default `count`): `missing
+        operand`, `missing operand after 'LAST'`, `extra operand 'FIRST-EXTRA'` (usage errors)."""
+        if len(operands) < (count if low is None else low):
+            raise self.usage_error(
+                f"missing operand after {quote(operands[-1])}" if operands else "missing operand"
+            )
+        if len(operands) > count:
+            raise self.usage_error(f"extra operand {quote(operands[count])}")
 
     def fs_error(self, e: FsError, path: str | None = None, prefix: str = "") -> None:
         """`NAME: [prefix]path: strerror`."""

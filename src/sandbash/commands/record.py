@@ -53,6 +53,7 @@ class Effects(StrEnum):
     SHRED = "shred"
     RMDIR = "rmdir"
     MKDIR = "mkdir"  # mkdir, mkfifo: create the operands, not following a last symlink
+    MKNOD = "mknod"  # creates its first operand (the others are its type and device numbers)
     TOUCH = "touch"  # touch, truncate
     CHMOD = "chmod"  # chmod, chown, chgrp: MODE/OWNER first, then the files
     MKTEMP = "mktemp"
@@ -73,6 +74,7 @@ class Effects(StrEnum):
     ENV = "env"
     NICE = "nice"
     NOHUP = "nohup"
+    STDBUF = "stdbuf"
     TIMEOUT = "timeout"
     WATCH = "watch"  # runs its operands through `sh -c` (or, with -x, as a program), repeatedly
     TIME = "time"
@@ -102,6 +104,7 @@ _WRITERS = frozenset(
         Effects.SHRED,
         Effects.RMDIR,
         Effects.MKDIR,
+        Effects.MKNOD,
         Effects.TOUCH,
         Effects.CHMOD,
         Effects.MKTEMP,

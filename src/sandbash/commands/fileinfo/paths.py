@@ -1,14 +1,15 @@
-"""realpath, readlink, basename, dirname, pathchk and mkfifo."""
+"""realpath, readlink, basename, dirname, pathchk, mkfifo and mknod."""
 
 from __future__ import annotations
 
 import errno
+import re
 
 from ...vfs.base import split_path
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import ModeError, basename, dirname, errmsg, parse_mode, quote, quoteaf, shell_quote
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 
 MAX_SYMLINKS = 40
@@ -399,35 +400,100 @@ MKFIFO_SPEC = CommandSpec(
 )
 
 
-@declare("mkfifo", spec=MKFIFO_SPEC, effects=Effects.MKDIR)
-def cmd_mkfifo(ctx: Ctx) -> int:
-    """The virtual filesystem has no named pipes (nothing could open both ends
-    concurrently outside a pipeline), so mkfifo reports what the path check
-    finds or, when it could be created, that the operation is not supported."""
-    opts, operands = ctx.parse(MKFIFO_SPEC)
+def _mode_ok(ctx: Ctx, opts: Parsed) -> bool:
     if opts.has("mode"):
         try:
             parse_mode(opts["mode"], 0o666, False, 0)
         except ModeError:
             ctx.error("invalid mode")
-            return 1
+            return False
+    return True
+
+
+def _special_file_errno(ctx: Ctx, name: str, fifo: bool) -> int:
+    """Why mknod(2) cannot make `name` here: what the path check finds, else that the virtual
+    filesystem has no named pipes (nothing could open both ends concurrently outside a pipeline)
+    and that creating a device needs a privilege the sandbox never has."""
+    fs = ctx.fs
+    if fs.try_lstat(name) is not None:
+        return errno.EEXIST
+    parent = dirname(name)
+    pst = fs.try_stat(parent)
+    if pst is None:
+        try:
+            fs.stat(parent)
+        except FsError as e:
+            return e.errno or errno.ENOENT
+    elif not pst.is_dir:
+        return errno.ENOTDIR
+    return errno.EOPNOTSUPP if fifo else errno.EPERM
+
+
+def _special_file_error(code: int) -> str:
+    return "Operation not supported" if code == errno.EOPNOTSUPP else errmsg(code)
+
+
+@declare("mkfifo", spec=MKFIFO_SPEC, effects=Effects.MKDIR)
+def cmd_mkfifo(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(MKFIFO_SPEC)
+    if not _mode_ok(ctx, opts):
+        return 1
     if not operands:
         raise _usage(ctx, "missing operand")
-    fs = ctx.fs
     for name in operands:
-        code = errno.EOPNOTSUPP
-        if fs.try_lstat(name) is not None:
-            code = errno.EEXIST
-        else:
-            parent = dirname(name)
-            pst = fs.try_stat(parent)
-            if pst is None:
-                try:
-                    fs.stat(parent)
-                except FsError as e:
-                    code = e.errno or errno.ENOENT
-            elif not pst.is_dir:
-                code = errno.ENOTDIR
-        text = "Operation not supported" if code == errno.EOPNOTSUPP else errmsg(code)
+        text = _special_file_error(_special_file_errno(ctx, name, True))
         ctx.error(f"cannot create fifo {quoteaf(name)}: {text}")
+    return 1
+
+
+# ------------------------------------------------------------ mknod
+
+MKNOD_SPEC = CommandSpec(
+    name="mknod",
+    usage="[OPTION]... NAME TYPE [MAJOR MINOR]",
+    summary="Create the special file NAME of the given TYPE.",
+    opts=MKFIFO_SPEC.opts,
+)
+
+_DEVICE_NUMBER = re.compile(r"[ \t\n\v\f\r]*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
+
+
+def _device_number(text: str) -> int | None:
+    """strtoumax with base 0: 0x hexadecimal, 0 octal, else decimal; None when not a number."""
+    m = _DEVICE_NUMBER.fullmatch(text)
+    if m is None:
+        return None
+    digits = m.group(1)
+    if digits[:2].lower() == "0x":
+        return int(digits[2:], 16)
+    return int(digits, 8 if digits.startswith("0") else 10)
+
+
+@declare("mknod", spec=MKNOD_SPEC, effects=Effects.MKNOD)
+def cmd_mknod(ctx: Ctx) -> int:
+    """A FIFO (TYPE p) or a block/character device (b, c, u): neither can be made in the sandbox."""
+    opts, operands = ctx.parse(MKNOD_SPEC)
+    if not _mode_ok(ctx, opts):
+        return 1
+    fifo = len(operands) > 1 and operands[1][:1] == "p"
+    expected = 2 if fifo else 4
+    if len(operands) < expected:
+        if len(operands) == 2:  # a device type without its numbers
+            why = "Special files require major and minor device numbers."
+            raise _usage(ctx, f"missing operand after {quote(operands[-1])}\n{why}")
+        ctx.operand_count(operands, expected)
+    if len(operands) == 4 and fifo:
+        why = "Fifos do not have major and minor device numbers."
+        raise _usage(ctx, f"extra operand {quote(operands[2])}\n{why}")
+    ctx.operand_count(operands, expected)
+    name, kind = operands[0], operands[1][:1]
+    if kind in ("b", "c", "u"):
+        for which, text in (("major", operands[2]), ("minor", operands[3])):
+            number = _device_number(text)
+            if number is None or number >= 1 << 32:
+                ctx.error(f"invalid {which} device number {quote(text)}")
+                return 1
+    elif not fifo:
+        raise _usage(ctx, f"invalid device type {quote(operands[1])}")
+    ctx.error(f"{shell_quote(name)}: {_special_file_error(_special_file_errno(ctx, name, fifo))}")
     return 1

@@ -1,4 +1,4 @@
-"""mkdir, touch, ln, mktemp, truncate and sync."""
+"""mkdir, touch, ln, link, mktemp, truncate and sync."""
 
 from __future__ import annotations
 
@@ -483,6 +483,34 @@ def _link_failure(symbolic: bool, src: str, dst: str, code: int) -> str:
     if code in (errno.EDQUOT, errno.EEXIST, errno.ENOSPC, errno.EROFS):
         return f"failed to create hard link {quoteaf(dst)}"
     return f"failed to create hard link {quoteaf(dst)} => {quoteaf(src)}"
+
+
+# ------------------------------------------------------------ link
+
+LINK_SPEC = CommandSpec(
+    name="link",
+    usage="FILE1 FILE2\n  or:  link OPTION",
+    summary="Call the link function to create a link named FILE2 to an existing FILE1.",
+)
+
+
+@declare("link", spec=LINK_SPEC, effects=Effects.LN)
+def cmd_link(ctx: Ctx) -> int:
+    """link(2) itself: no target directory, no replacing, a symlink linked as itself."""
+    _, operands = ctx.parse(LINK_SPEC)
+    ctx.operand_count(operands, 2)
+    src, dst = operands
+    try:
+        st = ctx.fs.lstat(src)
+        if st.is_dir:
+            raise FsError(errno.EPERM, src)  # Linux refuses a hard link to a directory
+        ctx.fs.link(src, dst)
+    except FsError as e:
+        if e.errno == errno.ENOENT and ctx.fs.try_lstat(dst) is not None:
+            e = FsError(errno.EEXIST, dst)
+        ctx.error(f"cannot create link {quoteaf(dst)} to {quoteaf(src)}: {errmsg(e)}")
+        return 1
+    return 0
 
 
 # ------------------------------------------------------------ mktemp

@@ -1,4 +1,4 @@
-"""rm, rmdir and shred."""
+"""rm, rmdir, unlink and shred."""
 
 from __future__ import annotations
 
@@ -274,6 +274,28 @@ def cmd_rmdir(ctx: Ctx) -> int:
             if not cur or not one(cur, True):
                 break
     return status
+
+
+# ------------------------------------------------------------ unlink
+
+UNLINK_SPEC = CommandSpec(
+    name="unlink",
+    usage="FILE\n  or:  unlink OPTION",
+    summary="Call the unlink function to remove the specified FILE.",
+)
+
+
+@declare("unlink", spec=UNLINK_SPEC, effects=Effects.RM)
+def cmd_unlink(ctx: Ctx) -> int:
+    """unlink(2) itself: one name, never a directory, no prompt."""
+    _, operands = ctx.parse(UNLINK_SPEC)
+    ctx.operand_count(operands, 1)
+    try:
+        ctx.fs.unlink(operands[0])
+    except FsError as e:
+        ctx.error(f"cannot unlink {quoteaf(operands[0])}: {errmsg(e)}")
+        return 1
+    return 0
 
 
 # ------------------------------------------------------------ shred

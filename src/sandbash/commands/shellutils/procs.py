@@ -1,8 +1,9 @@
 """Commands that wait, loop or run other commands: yes sleep env printenv which
-nohup nice timeout time."""
+nohup nice stdbuf timeout time."""
 
 from __future__ import annotations
 
+import re
 import time as _time
 from collections.abc import Mapping
 
@@ -389,6 +390,66 @@ def cmd_nice(ctx: Ctx) -> int:
         if value < 0 and identity(ctx)["uid"] != 0:
             ctx.error("cannot set niceness: Permission denied")
     return run_program(ctx, operands)
+
+
+# ------------------------------------------------------------ stdbuf
+
+STDBUF = CommandSpec(
+    "stdbuf",
+    "OPTION... COMMAND",
+    "Run COMMAND, with modified buffering operations for its standard streams.",
+    opts=(
+        Opt("i", "input", "required", metavar="MODE", help="adjust standard input stream buffering"),
+        Opt("o", "output", "required", metavar="MODE", help="adjust standard output stream buffering"),
+        Opt("e", "error", "required", metavar="MODE", help="adjust standard error stream buffering"),
+    ),
+    stop_at_operand=True,
+    usage_status=125,
+)
+
+# a buffer size: digits, then one of GNU's size letters, 1024-based alone or with iB, 1000-based with B
+_BUF_SIZE = re.compile(r"[ \t\n\v\f\r]*(\d+)(?:([kKMGTPEZY])(iB|B|D)?)?")
+_SIZE_MAX = (1 << 64) - 1
+_STDBUF_LIB = "/usr/libexec/coreutils/libstdbuf.so"
+
+
+def _buffer_mode(ctx: Ctx, key: str, text: str) -> str:
+    """The value stdbuf hands its child in _STDBUF_I/O/E: `L`, `0`, or the size in bytes."""
+    if text == "L":
+        if key == "input":
+            raise usage_fail(ctx, STDBUF, "line buffering stdin is meaningless")
+        return text
+    m = _BUF_SIZE.fullmatch(text)
+    if m is None:
+        raise fail(ctx, f"invalid mode {quote(text)}", 125)
+    size = int(m.group(1))
+    if m.group(2):
+        base = 1000 if m.group(3) in ("B", "D") else 1024
+        size *= base ** ("kMGTPEZY".index(m.group(2).replace("K", "k")) + 1)
+    if size > _SIZE_MAX:
+        raise fail(ctx, f"invalid mode {quote(text)}: Value too large for defined data type", 125)
+    # GNU passes a zero size as the text it was given, any other as its number of bytes
+    return text if size == 0 else str(size)
+
+
+@declare("stdbuf", spec=STDBUF, effects=Effects.STDBUF)
+def cmd_stdbuf(ctx: Ctx) -> int:
+    """There is no stdio buffer to change in-process: stdbuf checks its modes, sets the variables
+    the real one leaves for its preloaded library, and runs the command."""
+    opts, operands = ctx.parse(STDBUF)
+    modes: dict[str, str] = {}
+    for key, value in opts.order:
+        modes[key] = _buffer_mode(ctx, key, str(value))
+    if not operands:
+        raise usage_fail(ctx, STDBUF, "missing operand")
+    if not modes:
+        raise usage_fail(ctx, STDBUF, "you must specify a buffering mode option")
+    env = dict(ctx.env)
+    preload = env.get("LD_PRELOAD")
+    env["LD_PRELOAD"] = f"{preload}:{_STDBUF_LIB}" if preload else _STDBUF_LIB
+    for key, value in modes.items():
+        env["_STDBUF_" + key[0].upper()] = value
+    return run_program(ctx, operands, env=env, message="failed to run command {q}: {err}")
 
 
 # ------------------------------------------------------------ timeout

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
+from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
@@ -150,6 +151,157 @@ def cmd_groups(ctx: Ctx) -> int:
         listing = " ".join(n for _, n in acct[3])
         ctx.out(f"{acct[0]} : {listing}\n" if name is not None else f"{listing}\n")
     return status
+
+
+# ------------------------------------------------------------ who, pinky: nobody is logged in
+#
+# The sandbox has no terminal sessions, so both answer as they do over an empty utmp (a container's
+# usual state): the headings they would print above no entry, and pinky -l's account lines.
+
+WHO = CommandSpec(
+    "who",
+    "[OPTION]... [ FILE | ARG1 ARG2 ]",
+    "Print information about users who are currently logged in.",
+    opts=(
+        Opt("a", "all", help="same as -b -d --login -p -r -t -T -u"),
+        Opt("b", "boot", help="time of last system boot"),
+        Opt("d", "dead", help="print dead processes"),
+        Opt("H", "heading", help="print line of column headings"),
+        Opt(None, "ips", help="print ips instead of hostnames"),
+        Opt("l", "login", help="print system login processes"),
+        Opt(None, "lookup", help="attempt to canonicalize hostnames via DNS"),
+        Opt("m", None, dest="m", help="only hostname and user associated with stdin"),
+        Opt("p", "process", help="print active processes spawned by init"),
+        Opt("q", "count", help="all login names and number of users logged on"),
+        Opt("r", "runlevel", help="print current runlevel"),
+        Opt("s", "short", help="print only name, line, and time (default)"),
+        Opt("t", "time", help="print last system clock change"),
+        Opt("T", "mesg", help="add user's message status as +, - or ?"),
+        Opt("w", None, dest="mesg"),
+        Opt(None, "message", dest="mesg", help="same as -T"),
+        Opt(None, "writable", dest="mesg", help="same as -T"),
+        Opt("u", "users", help="list users logged in"),
+    ),
+)
+
+# the options that list entries other than the logged-in users' short lines
+_WHO_LISTS = ("all", "boot", "dead", "login", "process", "runlevel", "time", "users")
+
+
+@declare("who", spec=WHO, effects=Effects.NONE)
+def cmd_who(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(WHO)
+    if len(operands) > 2:
+        raise usage_fail(ctx, WHO, f"extra operand {quote(operands[2])}")
+    if opts.has("count"):
+        ctx.out("\n# users=0\n")
+        return 0
+    if not opts.has("heading"):
+        return 0
+    every = opts.has("all")
+    # the short form (no IDLE, no PID) is the default without a listing option, or asked by -s;
+    # the EXIT column of -a and -d always turns it off
+    short = (
+        (opts.has("short") or not any(opts.has(k) for k in _WHO_LISTS)) and not every and not opts.has("dead")
+    )
+    idle = not short and (every or any(opts.has(k) for k in ("dead", "login", "runlevel", "users")))
+    line = "NAME    " + ("  " if every or opts.has("mesg") else "") + " LINE         TIME            "
+    if idle:
+        line += " IDLE  "
+    if not short:
+        line += "        PID"
+    line += " COMMENT"
+    if every or opts.has("dead"):
+        line += "  EXIT"
+    ctx.out(line.rstrip() + "\n")
+    return 0
+
+
+PINKY = CommandSpec(
+    "pinky",
+    "[OPTION]... [USER]...",
+    "A lightweight 'finger' program;  print user information.",
+    opts=(
+        Opt("l", None, dest="long", help="produce long format output for the specified USERs"),
+        Opt("b", None, dest="no_home", help="omit the user's home directory and shell in long format"),
+        Opt("h", None, dest="no_project", help="omit the user's project file in long format"),
+        Opt("p", None, dest="no_plan", help="omit the user's plan file in long format"),
+        Opt("s", None, dest="short", help="do short format output, this is the default"),
+        Opt("f", None, dest="no_heading", help="omit the line of column headings in short format"),
+        Opt("w", None, dest="no_name", help="omit the user's full name in short format"),
+        Opt("i", None, dest="no_where", help="omit the user's full name and remote host in short format"),
+        Opt(
+            "q",
+            None,
+            dest="no_idle",
+            help="omit the user's full name, remote host and idle time in short format",
+        ),
+    ),
+)
+
+
+@declare("pinky", spec=PINKY, effects=Effects.NONE)
+def cmd_pinky(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(PINKY)
+    long_form = False
+    for key, _ in opts.order:  # the last of -l and -s decides
+        long_form = key == "long" if key in ("long", "short") else long_form
+    if not long_form:
+        if not opts.has("no_heading"):
+            full_name = not any(opts.has(k) for k in ("no_name", "no_where", "no_idle"))
+            head = "Login    Name                 TTY      " if full_name else "Login     TTY      "
+            head += "" if opts.has("no_idle") else "Idle   "
+            head += "When            "
+            head += " Where" if not (opts.has("no_where") or opts.has("no_idle")) else ""
+            ctx.out(head + "\n")
+        return 0
+    if not operands:
+        raise usage_fail(ctx, PINKY, "no username specified; at least one must be specified when using -l")
+    table = accounts(ctx)
+    home_of = {"root": "/root", str(identity(ctx)["user"]): str(identity(ctx)["home"])}
+    for name in operands:
+        if name not in table:
+            ctx.out(f"Login name: {name:<28}In real life:  ???\n")
+            continue
+        home = home_of.get(name, "/home/" + name)
+        ctx.out(f"Login name: {name:<28}In real life:  {name}\n")
+        if not opts.has("no_home"):
+            ctx.out(f"Directory: {home:<29}Shell:  /bin/bash\n")
+        for key, file, title in (("no_project", ".project", "Project: "), ("no_plan", ".plan", "Plan:\n")):
+            if opts.has(key):
+                continue
+            try:
+                data = ctx.fs.read_bytes(home.rstrip("/") + "/" + file)
+            except FsError:
+                continue
+            ctx.out(title)
+            ctx.stdout.write(data)
+        ctx.out("\n")
+    return 0
+
+
+# ------------------------------------------------------------ hostid
+
+HOSTID = CommandSpec(
+    "hostid", "[OPTION]", "Print the numeric identifier (in hexadecimal) for the current host."
+)
+
+
+@declare("hostid", spec=HOSTID, effects=Effects.NONE)
+def cmd_hostid(ctx: Ctx) -> int:
+    """gethostid(3): /etc/hostid's four bytes when the file has them, else the host name's IPv4
+    address with its 16-bit halves swapped; the sandbox's name resolves as Debian's /etc/hosts
+    line does, to 127.0.1.1."""
+    _no_operands(ctx, HOSTID)
+    value = 0x007F0100
+    try:
+        data = ctx.fs.read_bytes("/etc/hostid")
+    except FsError:
+        data = b""
+    if len(data) >= 4:
+        value = int.from_bytes(data[:4], "little")
+    ctx.out(f"{value:08x}\n")
+    return 0
 
 
 # ------------------------------------------------------------ hostname, uname, nproc
