@@ -218,6 +218,8 @@ def cmd_cut(ctx: Ctx) -> int:
     if opts.get("complement"):
         ranges = complement(ranges)
     out_delim_text = opts.get("output_delimiter")
+    if out_delim_text == "":
+        out_delim_text = "\0"  # GNU: an empty --output-delimiter means the NUL byte
     eol = b"\0" if opts.get("zero_terminated") else b"\n"
     cutter: _FieldCutter | _ByteCutter
     if fields:

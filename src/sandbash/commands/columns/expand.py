@@ -11,7 +11,9 @@ from .fold import _each_line
 EXPAND_SPEC = CommandSpec(
     name="expand",
     summary="Convert tabs in each FILE to spaces, writing to standard output.",
-    numeric="tabs",
+    # `-3,6`: GNU's optional-value digit options, the word's rest a tab list read in its place
+    dash_value="tabs",
+    dash_value_if=lambda a: a[1:2].isdigit(),
     opts=(
         Opt("i", "initial", help="do not convert tabs after non blanks"),
         Opt("t", "tabs", arg="required", multi=True, metavar="N", help="have tabs N characters apart, not 8"),
@@ -21,8 +23,12 @@ EXPAND_SPEC = CommandSpec(
 UNEXPAND_SPEC = CommandSpec(
     name="unexpand",
     summary="Convert blanks in each FILE to tabs, writing to standard output.",
-    numeric="tabs",
+    # `-3`, `-3,6`, `-3 -2`: GNU unexpand's digit and comma options build one number until a
+    # comma; each is added to the list where its comma is, the last after every -t list
+    dash_value="digits",
+    dash_value_if=lambda a: len(a) > 1 and all(c.isdigit() or c == "," for c in a[1:]),
     opts=(
+        Opt(None, None, dest="digits", arg="required", multi=True),
         Opt("a", "all", help="convert all blanks, instead of just initial blanks"),
         Opt(None, "first-only", help="convert only leading sequences of blanks (overrides -a)"),
         Opt(
@@ -164,9 +170,26 @@ def cmd_expand(ctx: Ctx) -> int:
 @command
 def cmd_unexpand(ctx: Ctx) -> int:
     opts, files = ctx.parse(UNEXPAND_SPEC)
-    specs = opts.get("tabs") or []
+    specs: list[str] = []
+    number = ""
+    for key, value in opts.order:
+        if key == "tabs":
+            specs.append(value)
+            continue
+        if key != "digits":
+            continue
+        for c in value:
+            if c == ",":
+                specs += [number] if number else []
+                number = ""
+            else:
+                number += c
+                if int(number) >= 1 << 64:  # GNU accumulates the digits in a uintmax_t
+                    ctx.error("tab stop value is too large")
+                    return 1
+    specs += [number] if number else []
     stops = TabStops(ctx, specs)
-    convert_all = bool(opts.get("all") or specs) and not opts.get("first_only")
+    convert_all = bool(opts.get("all") or opts.get("tabs")) and not opts.get("first_only")
     out = Out(ctx.stdout)
 
     def handle(line: bytes, terminated: bool) -> None:

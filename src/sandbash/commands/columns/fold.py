@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..context import Ctx
-from ..options import CommandSpec, Opt
+from ..gnuquote import quote as gnu_quote
+from ..options import CommandSpec, Opt, OptionValueError
 from ..record import Effects, declare
 from ..textbasic.common import (
     RECORD_OVERHEAD,
@@ -31,7 +32,14 @@ FOLD_SPEC = CommandSpec(
     opts=(
         Opt("b", "bytes", help="count bytes rather than columns"),
         Opt("s", "spaces", help="break at spaces"),
-        Opt("w", "width", arg="required", metavar="WIDTH", help="use WIDTH columns instead of 80"),
+        Opt(
+            "w",
+            "width",
+            arg="required",
+            metavar="WIDTH",
+            help="use WIDTH columns instead of 80",
+            type=lambda text: _fold_width(text),
+        ),
     ),
 )
 
@@ -50,13 +58,19 @@ def _each_line(
     return inputs.status
 
 
-def _width_arg(ctx: Ctx, text: str, what: str) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}")
-    if value < 1:
-        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}: Numerical result out of range")
+def _fold_width(text: str) -> int:
+    """A width as GNU reads it while parsing the options (so a bad one is reported before a
+    later bad option): decimal digits after blanks."""
+    digits = text.lstrip(" \t\n\v\f\r")
+    if not digits.isdigit() or not digits.isascii():
+        raise OptionValueError(f"invalid number of columns: {gnu_quote(text)}")
+    value = int(digits)
+    if value >= 1 << 64:  # past uintmax_t
+        raise OptionValueError(
+            f"invalid number of columns: {gnu_quote(text)}: Value too large for defined data type"
+        )
+    if value < 1 or value > (1 << 64) - 1 - 9:  # GNU's range: 1 to SIZE_MAX - TAB_WIDTH - 1
+        raise OptionValueError(f"invalid number of columns: {gnu_quote(text)}: Numerical result out of range")
     return value
 
 
@@ -114,7 +128,7 @@ def fold_line(line: bytes, width: int, count_bytes: bool, spaces: bool) -> list[
 @command
 def cmd_fold(ctx: Ctx) -> int:
     opts, files = ctx.parse(FOLD_SPEC)
-    width = _width_arg(ctx, opts.get("width", "80"), "number of columns")
+    width: int = opts.get("width", 80)
     count_bytes = bool(opts.get("bytes"))
     spaces = bool(opts.get("spaces"))
     out = Out(ctx.stdout)
@@ -244,7 +258,11 @@ class _Fmt:
         if not self.prefix:
             return True, min(self.prefix_lead, pcol), pcol, pi
         if not line.startswith(self.prefix, pi):
-            return False, pcol, pcol, pi
+            # GNU reads the prefix's letters as far as they match (copy_rest writes them back)
+            m = 0
+            while m < len(self.prefix) and pi + m < len(line) and line[pi + m] == self.prefix[m]:
+                m += 1
+            return False, pcol, pcol + m, pi + m
         after = pi + len(self.prefix)
         col = pcol + len(self.prefix)
         i = after
@@ -292,12 +310,8 @@ class _Fmt:
         while i < n:
             line = lines[i]
             ok, pind, col, off = self._prefixed(line)
-            if off >= len(line):
-                self.out.write(b"\n")  # blank (or all-blank) lines come out empty
-                i += 1
-                continue
-            if not ok or pind < self.prefix_lead:
-                self.out.write(line + b"\n")
+            if off >= len(line) or not ok or pind < self.prefix_lead:
+                self._copy_rest(line, pind, col, off)
                 i += 1
                 continue
             self.prefix_indent = pind
@@ -343,6 +357,20 @@ class _Fmt:
                         i += 1
                         nxt_same, ncol, noff = self._same(lines, i, pind)
             self._paragraph(words, first_indent, other)
+
+    def _copy_rest(self, line: bytes, indent: int, col: int, off: int) -> None:
+        """A blank line or one outside the paragraphs, as GNU's copy_rest writes it: its indentation
+        and the prefix letters read are written again (as _space spaces, with tabs once the input has
+        shown one), then the rest of the line as it is."""
+        rest = line[off:]
+        if col <= indent and not rest:  # a blank line (or one of only its indentation)
+            self.out.write(b"\n")
+            return
+        sp, out_col = self._space(0, indent)
+        matched = self.prefix[: max(0, min(len(self.prefix), col - out_col))]
+        out_col += len(matched)
+        sp2 = self._space(out_col, col - out_col)[0] if rest else b""
+        self.out.write(sp + matched + sp2 + rest + b"\n")
 
     def _same(self, lines: list[bytes], k: int, pind: int) -> tuple[bool, int, int]:
         """Does line k continue the paragraph: (same, its text column, its text offset)."""
@@ -487,15 +515,13 @@ def cmd_fmt(ctx: Ctx) -> int:
     width = 75
     goal: int | None = None
     if opts.get("width") is not None:
-        width = _fmt_num(ctx, opts.get("width"), "width")
+        width = _fmt_num(ctx, opts.get("width"), 2500)
     if opts.get("goal") is not None:
-        goal = _fmt_num(ctx, opts.get("goal"), "goal")
+        goal = _fmt_num(ctx, opts.get("goal"), width)  # the goal is at most the width
         if opts.get("width") is None:
             width = goal + 10
     if goal is None:
         goal = width * (2 * (100 - 7) + 1) // 200
-    elif goal > width:
-        raise fail(ctx, "invalid width: " + quote(ctx, str(width)))
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, "cannot open {af} for reading: {err}", "read error", out.flush)
     for _name, stream in inputs:
@@ -513,11 +539,12 @@ def cmd_fmt(ctx: Ctx) -> int:
     return inputs.status
 
 
-def _fmt_num(ctx: Ctx, text: str, what: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}")
-    if value < 0 or value > 2500:
-        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}")
-    return value
+def _fmt_num(ctx: Ctx, text: str, most: int) -> int:
+    """GNU's xdectoumax(TEXT, 0, MOST): decimal digits after blanks, no sign; `invalid width` for
+    both -w and -g (MAXCHARS / 2 = 2500 for -w, the width for -g)."""
+    digits = text.lstrip(" \t\n\v\f\r")
+    if not digits.isdigit() or not digits.isascii():
+        raise fail(ctx, f"invalid width: {quote(ctx, text)}")
+    if int(digits) > most:
+        raise fail(ctx, f"invalid width: {quote(ctx, text)}: Numerical result out of range")
+    return int(digits)

@@ -10,7 +10,7 @@ from decimal import Decimal
 from ...stdio.streams import StreamReadError
 from ..context import CommandExit, Ctx
 from ..cut import INF, parse_list
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import Out, argmatch, command, decode, encode, quote, split_records
 
@@ -18,7 +18,6 @@ NUMFMT_SPEC = CommandSpec(
     name="numfmt",
     usage="[OPTION]... [NUMBER]...",
     summary="Reformat NUMBER(s), or the numbers from standard input if none are specified.",
-    operand_if=lambda a: bool(re.fullmatch(r"-\d.*", a)),
     opts=(
         Opt(
             "d",
@@ -104,6 +103,12 @@ class Numfmt:
         self.to_unit = self._unit(get("to_unit"), "--to-unit")
         self.grouping = bool(get("grouping"))
         self.fmt = self._format(get("format")) if get("format") else None
+        if self.grouping and self.fmt is not None:
+            ctx.error("--grouping cannot be combined with --format")
+            raise CommandExit(1)
+        if self.grouping and self.to != "none":
+            ctx.error("grouping cannot be combined with --to")
+            raise CommandExit(1)
         self.failed = False
         self.flush: Callable[[], None] = lambda: None
 
@@ -151,7 +156,7 @@ class Numfmt:
         value = float(Decimal(m.group(1) + (m.group(2) or "0") + "." + (m.group(4) or "0")))
         frac = len(m.group(4) or "")
         rest = text[end:]
-        if rest.strip() == "":
+        if not rest:
             if self.from_ == "iec-i":
                 raise Invalid(f"missing 'i' suffix in input: {quote(self.ctx, text)} (e.g Ki/Mi/Gi)")
             return value * self.from_unit, frac
@@ -175,7 +180,7 @@ class Numfmt:
             base = 1024 if tail.startswith("i") else 1000
             if tail.startswith("i"):
                 tail = tail[1:]
-        if tail.strip():
+        if tail:
             raise Invalid(f"invalid suffix in input {quote(self.ctx, text)}: {quote(self.ctx, tail)}")
         return value * base**power * self.from_unit, 0
 
@@ -278,9 +283,12 @@ def cmd_numfmt(ctx: Ctx) -> int:
         out.flush()
 
 
-def _run(ctx: Ctx, nf: Numfmt, opts: object, numbers: list[str], out: Out, eol: bytes) -> int:
-    get = opts.get  # type: ignore[attr-defined]
-    has = opts.has  # type: ignore[attr-defined]
+def _run(ctx: Ctx, nf: Numfmt, opts: Parsed, numbers: list[str], out: Out, eol: bytes) -> int:
+    get = opts.get
+    has = opts.has
+    if [key for key, _ in opts.order].count("field") > 1:
+        ctx.error("multiple field specifications")
+        return 1
     spec = get("field")
     # `--field=-` is every field (GNU's set_fields with SETFLD_ALLOW_DASH), a list as cut reads one
     fields = [(1, INF)] if spec == "-" else parse_list(ctx, spec, True) if spec else [(1, 1)]
@@ -295,14 +303,16 @@ def _run(ctx: Ctx, nf: Numfmt, opts: object, numbers: list[str], out: Out, eol: 
         header = int(get("header") or 1)
     n = 0
     try:
-        for lines, _tail in split_records(ctx, ctx.stdin, eol):
-            for raw in lines:
+        for lines, tail in split_records(ctx, ctx.stdin, eol):
+            # an unterminated last line stays unterminated
+            ends = [eol] * (len(lines) - 1) + [b"" if tail else eol]
+            for raw, end in zip(lines, ends, strict=True):
                 n += 1
                 if n <= header:
-                    out.write(raw + eol)
+                    out.write(raw + end)
                     continue
                 line.write(decode(raw))
-                out.write(eol)
+                out.write(end)
     except StreamReadError as e:  # (`numfmt < dir`): GNU's words, and its status stays
         out.flush()
         ctx.error(f"error reading input: {e.strerror}")

@@ -131,7 +131,9 @@ def set_ordering(key: Key, letters: str, end: bool) -> str:
             else:
                 key.skipsblanks = True
         elif c == "d":
+            # one table of ignored characters: -d replaces -i's, -i never replaces -d's
             key.dictionary = True
+            key.nonprinting = False
         elif c == "f":
             key.fold = True
         elif c == "g":
@@ -139,7 +141,7 @@ def set_ordering(key: Key, letters: str, end: bool) -> str:
         elif c == "h":
             key.human = True
         elif c == "i":
-            key.nonprinting = True
+            key.nonprinting = not key.dictionary
         elif c == "M":
             key.month = True
         elif c == "n":
