@@ -310,7 +310,9 @@ def format_printf(
             width = ""
             if j < n and fmt[j] == "*":
                 a = next_arg()
-                w = _star_arg(a, bad, args[ai] if ai < nargs else None)
+                w = _star_arg(a, bad, args[ai] if ai < nargs else None, quote)
+                if w is None:
+                    return "".join(out), 1
                 if w < 0:
                     flags += "-"
                     w = -w
@@ -329,7 +331,9 @@ def format_printf(
                 j += 1
                 if j < n and fmt[j] == "*":
                     a = next_arg()
-                    p = _star_arg(a, bad, args[ai] if ai < nargs else None)
+                    p = _star_arg(a, bad, args[ai] if ai < nargs else None, quote, "precision")
+                    if p is None:
+                        return "".join(out), 1
                     prec = str(max(p, 0)) if p >= 0 else None
                     prec_star = True
                     j += 1
@@ -364,7 +368,7 @@ def format_printf(
                     continue
                 tfmt = fmt[j + 1 : close]
                 a = next_arg()
-                out.append(_pad(_strftime(tfmt, a, now, start_time, tz), flags, width, prec))
+                out.append(_pad(_strftime(tfmt, a, now, start_time, tz, bad), flags, width, prec))
                 i = close + 2
                 continue
             if j >= n:
@@ -550,11 +554,24 @@ def _format_stop(fmt: str) -> int:
 _INT_MAX = (1 << 31) - 1
 
 
-def _star_arg(arg: str | None, bad: Callable[[str], None], following: str | None) -> int:
+def _star_arg(
+    arg: str | None,
+    bad: Callable[[str], None],
+    following: str | None,
+    quote: Callable[[str], str] | None = None,
+    what: str = "field width",
+) -> int | None:
     """A `*` width or precision as bash 5.2's getint makes it: an int. The last
     argument is cut to int as C converts (21474836470 is -10); before another
-    one it is clamped with a warning that names that next argument (bash's)."""
-    value, _ = parse_int(arg if arg is not None else "0", bad)
+    one it is clamped with a warning that names that next argument (bash's).
+    With `quote` (coreutils): read as a %d argument is, and one outside int's range is
+    `invalid field width` / `invalid precision`, fatal (None)."""
+    value, _ = parse_int(arg if arg is not None else "0", bad, quote=quote)
+    if quote is not None:
+        if not -_INT_MAX - 1 <= value <= _INT_MAX:
+            bad(f"invalid {what}: {quote(arg or '')}")
+            return None
+        return value
     if following is None:
         return (value + _INT_MAX + 1) % (1 << 32) - _INT_MAX - 1
     if not -_INT_MAX - 1 <= value <= _INT_MAX:
@@ -612,21 +629,30 @@ _EPOCH_DIRECTIVE = re.compile(r"%%|%s")
 
 
 def _strftime(
-    tfmt: str, arg: str | None, now: Callable[[], float], start: float | None, tz: str | None
+    tfmt: str,
+    arg: str | None,
+    now: Callable[[], float],
+    start: float | None,
+    tz: str | None,
+    bad: Callable[[str], None],
 ) -> str:
     from datetime import UTC, datetime  # only %(...)T needs it: not imported at start-up
 
-    if arg is None or arg == "" or arg == "-1":
+    # bash's getintmax: no argument is -1 (now), an empty one 0; a bad one is reported and its
+    # leading number used (`3.5` is 3, `abc` 0), one out of range clamped with a warning
+    value = -1 if arg is None else parse_int(arg, bad)[0]
+    t = float(value)
+    if value == -1:
         t = now()
-    elif arg == "-2":
+    elif value == -2:
         t = start if start is not None else now()
-    else:
-        try:
-            t = float(int(arg))
-        except ValueError:
-            t = 0.0
     zone = _zone(tz)
-    dt = datetime.fromtimestamp(t, zone or UTC)
+    try:
+        dt = datetime.fromtimestamp(t, zone or UTC)
+    except (OverflowError, OSError, ValueError):
+        # bash formats the epoch when localtime fails; here also past the year 9999
+        t = 0.0
+        dt = datetime.fromtimestamp(t, zone or UTC)
     if not tfmt:
         tfmt = "%X"
     # the C library's %s reads the broken-down time back in the host's zone:

@@ -346,6 +346,8 @@ def cmd_seq(ctx: Ctx) -> int:
         raise usage_fail(ctx, SPEC, f"extra operand {quote(operands[3])}")
     fmt = opts.get("format")
     equal = opts.has("equal_width")
+    if fmt is not None:  # GNU reads the format before the -w conflict and the operands
+        _check_format(ctx, fmt)
     if fmt is not None and equal:
         raise usage_fail(ctx, SPEC, "format string may not be specified when printing equal width strings")
     scanned: list[Operand] = []
@@ -364,8 +366,6 @@ def cmd_seq(ctx: Ctx) -> int:
     )
     if step.value == 0:
         raise usage_fail(ctx, SPEC, f"invalid Zero increment value: {quote(operands[1])}")
-    if fmt is not None:
-        _check_format(ctx, fmt)
     sep = opts.get("separator", "\n")
     kind, prec, width = _default_format(first, step, last, equal)
     values: list[Any] = [first.value, step.value, last.value]
