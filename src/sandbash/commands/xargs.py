@@ -295,6 +295,20 @@ def _quoted(lines: Iterator[bytes], by_line: bool) -> Iterator[tuple[str, bool]]
         yield "".join(cur), True
 
 
+def _nul_warning(ctx: Ctx, lines: Iterator[bytes]) -> Iterator[bytes]:
+    """The lines of blank- or line-separated input, with findutils' warning (once) when one
+    holds a NUL: it stays in its item, which the command then sees cut there."""
+    warned = False
+    for raw in lines:
+        if not warned and b"\0" in raw:
+            ctx.error(
+                "WARNING: a NUL character occurred in the input.  It cannot be passed through in "
+                "the argument list.  Did you mean to use the --null option?"
+            )
+            warned = True
+        yield raw
+
+
 def _replace_lines(lines: Iterator[bytes]) -> Iterator[tuple[str, bool]]:
     """-I: each input line is one item; leading blanks are dropped."""
     for raw in lines:
@@ -307,10 +321,12 @@ def _replace_lines(lines: Iterator[bytes]) -> Iterator[tuple[str, bool]]:
 
 
 class Runner:
-    def __init__(self, ctx: Ctx, s: Settings, command: list[str]) -> None:
+    def __init__(self, ctx: Ctx, s: Settings, command: list[str], child_stdin: bytes | None = b"") -> None:
         self.ctx = ctx
         self.s = s
         self.command = command
+        # the commands read /dev/null, or xargs' own standard input when the items come from -a
+        self.child_stdin = child_stdin
         self.status = 0
         self.ran = False
         self.base = sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in command)
@@ -322,6 +338,8 @@ class Runner:
             argv = [a.replace(s.replace, item) for a in self.command]
         else:
             argv = self.command + args
+        # each argument is a C string: a NUL read into an item ends it there
+        argv = [a.partition("\0")[0] for a in argv]
         self.ran = True
         if s.verbose or s.interactive:
             line = " ".join(shell_quote(a) for a in argv)
@@ -330,7 +348,7 @@ class Runner:
             ctx.error("failed to open /dev/tty for reading: No such device or address")
             raise _Stop(1)
         env = None if s.slot_var is None else {**ctx.env, s.slot_var: "0"}
-        status = run_program(ctx, argv, env=env, stdin=b"", message="{n}: {err}")
+        status = run_program(ctx, argv, env=env, stdin=self.child_stdin, message="{n}: {err}")
         name = argv[0]
         if status in (126, 127):
             raise _Stop(status)
@@ -413,15 +431,15 @@ def cmd_xargs(ctx: Ctx) -> int:
             stream = DirStream()  # (a directory opens; its first read fails, as the end of input)
     if s.replace is not None:
         items = (
-            _replace_lines(stream.lines(s.sep or b"\n"))
+            _replace_lines(_nul_warning(ctx, stream.lines(s.sep or b"\n")))
             if s.sep is None
             else _separated(stream.chunks(), s.sep)
         )
     elif s.sep is not None:
         items = _separated(stream.chunks(), s.sep)
     else:
-        items = _quoted(stream.lines(), by_line=s.max_lines is not None)
-    runner = Runner(ctx, s, command)
+        items = _quoted(_nul_warning(ctx, stream.lines()), by_line=s.max_lines is not None)
+    runner = Runner(ctx, s, command, None if arg_file is not None else b"")
     failed: list[StreamReadError] = []
     try:
         _batches(ctx, runner, _until_read_error(items, failed))

@@ -233,12 +233,7 @@ def _decode(ctx: Ctx, codec: Codec, stream: object, out: Out, ignore: bool) -> i
         return _invalid(ctx, out)
     rest = buf[usable:]
     if rest:
-        if codec.pad and len(rest) > 1:
-            padded = rest + b"=" * (unit - len(rest))
-            try:
-                out.write(codec.decode(padded))
-            except (ValueError, binascii.Error):
-                pass
+        out.write(_partial_unit(codec, rest))  # an unfinished last unit: what it completes
         return _invalid(ctx, out)
     return 0
 
@@ -258,8 +253,26 @@ def _decode_units(codec: Codec, data: bytes, out: Out) -> bool:
         try:
             out.write(codec.decode(data[i : i + unit]))
         except (ValueError, binascii.Error):
+            out.write(_partial_unit(codec, data[i : i + unit]))
             return False
     return True
+
+
+def _partial_unit(codec: Codec, group: bytes) -> bytes:
+    """The bytes gnulib's decoder writes of a bad unit before failing: those its leading valid
+    characters complete (`ab!` gives one byte, `abc!` two; a padded `ab=` one). Of an
+    unfinished last unit only base64's decoder writes anything."""
+    if not codec.pad or (len(group) < codec.group_out and codec.group_out != 4):
+        return b""
+    k = 0
+    while k < len(group) and group[k : k + 1] != b"=" and group[k] in codec.alphabet:
+        k += 1
+    for j in range(k, 1, -1):  # the longest prefix the codec decodes once padded
+        try:
+            return codec.decode(group[:j] + b"=" * (codec.group_out - j))
+        except (ValueError, binascii.Error):
+            continue
+    return b""
 
 
 def _invalid(ctx: Ctx, out: Out) -> int:

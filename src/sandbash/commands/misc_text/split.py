@@ -428,7 +428,7 @@ def _parse_patterns(ctx: Ctx, args: list[str]) -> list[_Pattern]:
             try:
                 rx = compile_regex(a[1:close], flavor="bre", budget=ctx.budget)
             except RegexError as e:
-                raise _die(ctx, f"{quote(ctx, a)}: {e}")
+                raise _die(ctx, f"{quote(ctx, a)}: invalid regular expression: {e}")
             pats.append(_Pattern("re" if a[0] == "/" else "skip", a, rx, offset))
             continue
         if not a.isdigit():
@@ -561,6 +561,20 @@ class _Csplit:
             except FsError:
                 pass
 
+    def fail(
+        self, p: _Pattern, k: int, what: str, piece: tuple[int, int] | None, flush: bool = False
+    ) -> CommandExit:
+        """GNU's error paths: the message (after the sizes written so far only when it goes
+        through error(), which flushes stdout: an offset out of range; `match not found` and a
+        line number out of range are fprintf'd), then the clean-up closes the piece left open,
+        its size after the message."""
+        if flush:
+            self.out.flush()
+        self.ctx.error(f"{quote(self.ctx, p.text)}: {what}" + (f" on repetition {k}" if k else ""))
+        if piece is not None:
+            self.emit(*piece)
+        return CommandExit(1)
+
     def run(self, pats: list[_Pattern]) -> None:
         cur = 0  # first line (0-based) of the next piece
         search_from = 0  # where the next regular expression search starts
@@ -572,12 +586,7 @@ class _Csplit:
                 if p.kind == "line":
                     target = p.line if k == 0 else prev_line + p.line
                     if target - 1 > total or (k and target - 1 >= total):
-                        self.emit(cur, total)
-                        raise _die(
-                            self.ctx,
-                            f"{quote(self.ctx, p.text)}: line number out of range"
-                            + (f" on repetition {k}" if k else ""),
-                        )
+                        raise self.fail(p, k, "line number out of range", (cur, total))
                     self.emit(cur, target - 1)
                     cur = search_from = target - 1
                     prev_line = target
@@ -592,21 +601,27 @@ class _Csplit:
                     )
                     self.ctx.checkpoint(total - search_from + 1)
                     if found is None:
-                        if p.repeat == -1 and k > 0:
-                            break
-                        self.emit(cur, total)
-                        raise _die(
-                            self.ctx,
-                            f"{quote(self.ctx, p.text)}: match not found"
-                            + (f" on repetition {k}" if k else ""),
-                        )
-                    cut = min(max(found + p.offset, cur), total)
+                        if p.repeat == -1:
+                            # {*} runs out: GNU writes the rest (none after a %skip%) and exits,
+                            # the patterns after it unread
+                            if p.kind == "re":
+                                self.emit(cur, total)
+                            return
+                        raise self.fail(p, k, "match not found", (cur, total))
+                    cut = found + p.offset
+                    if cut < cur or cut > total:
+                        # an offset before the piece's start or past the end: the piece so far (an
+                        # empty one before the start; none for a %skip%) is the one left open
+                        piece = (cur, cur if cut < cur else total) if p.kind == "re" else None
+                        raise self.fail(p, 0, "line number out of range", piece, flush=True)
                     if p.kind == "re":
                         self.emit(cur, cut)
                     cur = cut
                     if self.suppress and p.kind == "re" and p.offset == 0:
                         cur += 1
-                    search_from = found + 1
+                    # GNU reads on after the line it stopped at: the match, or with a positive
+                    # offset the new piece's first line (which is never matched itself)
+                    search_from = max(found, cut) + 1
                 k += 1
                 if p.repeat != -1 and k > p.repeat:
                     break

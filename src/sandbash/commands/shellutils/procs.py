@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 import time as _time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ...posix.signals import NUMBERS
 from ..context import CommandExit, CommandTimeout, Ctx
+from ..gnuquote import quoteaf
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from .common import (
@@ -179,24 +180,39 @@ def split_string(text: str, env: Mapping[str, str]) -> list[str]:
 def cmd_env(ctx: Ctx) -> int:
     args = list(ctx.args)
     opts, operands = ctx.parse(ENV, args)
+    # -v: GNU's devmsg lines on stderr, one per step, in the order env takes the steps
+    debug: Callable[[str], object] | None = None
+    if opts.has("debug"):
+        debug = lambda text: ctx.stderr.write(text.encode("utf-8", "surrogateescape"))  # noqa: E731
     for s in opts.get("split_string") or []:
         try:
-            operands = split_string(s, ctx.env) + operands
+            words = split_string(s, ctx.env)
         except ValueError as e:
             raise fail(ctx, str(e), 125)
+        if debug is not None:
+            debug(f"split -S:  {quote(s)}\n")
+            debug("".join(f"{' into:' if i == 0 else '     &'}    {quote(w)}\n" for i, w in enumerate(words)))
+        operands = words + operands
     clear = opts.has("ignore_environment")
     env: dict[str, str] = {} if clear else dict(ctx.env)
     if operands and operands[0] == "-":
+        clear = True
         env = {}
         operands = operands[1:]
+    if clear and debug is not None:
+        debug("cleaning environ\n")
     for name in [] if clear else opts.get("unset") or []:
         if not name or "=" in name:
             raise fail(ctx, f"cannot unset {quote(name)}: Invalid argument", 125)
+        if debug is not None:
+            debug(f"unset:    {name}\n")
         env.pop(name, None)
     while operands and "=" in operands[0]:
+        if debug is not None:
+            debug(f"setenv:   {operands[0]}\n")
+        # putenv: `=x` is an entry of its own (printed, never a variable a shell imports)
         name, _, value = operands.pop(0).partition("=")
-        if name:
-            env[name] = value
+        env[name] = value
     chdir = opts.get("chdir")
     if not operands:
         if chdir is not None:
@@ -207,9 +223,14 @@ def cmd_env(ctx: Ctx) -> int:
     if opts.has("null"):
         raise usage_fail(ctx, ENV, "cannot specify --null (-0) with command")
     if chdir is not None:
+        if debug is not None:
+            debug(f"chdir:    {quoteaf(chdir)}\n")
         if not ctx.fs.is_dir(chdir):
             why = "Not a directory" if ctx.fs.exists(chdir) else "No such file or directory"
             raise fail(ctx, f"cannot change directory to '{chdir}': {why}", 125)
+    if debug is not None:
+        debug(f"executing: {operands[0]}\n")
+        debug("".join(f"   arg[{i}]= {quote(a)}\n" for i, a in enumerate(operands)))
     return run_program(ctx, operands, env=env, cwd=chdir)
 
 

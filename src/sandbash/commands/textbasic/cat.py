@@ -199,14 +199,17 @@ def _tac_records(data: bytes, sep: bytes, before: bool, regex: bool) -> list[byt
         text = data
         spans = [(m.start(), m.end()) for m in rx.finditer(text) if m.end() > m.start()]
     else:
+        # GNU tac looks for the separator from the end: each one found is the rightmost that
+        # fits before the one after it ('ana' in 'banana' is the second, not the first)
         spans = []
-        pos = 0
+        pos = len(data)
         while True:
-            idx = data.find(sep, pos)
+            idx = data.rfind(sep, 0, pos)
             if idx < 0:
                 break
             spans.append((idx, idx + len(sep)))
-            pos = idx + len(sep)
+            pos = idx
+        spans.reverse()
     records: list[bytes] = []
     if not before:
         start = 0
