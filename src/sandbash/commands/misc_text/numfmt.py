@@ -160,11 +160,16 @@ class Numfmt:
             if self.from_ == "iec-i":
                 raise Invalid(f"missing 'i' suffix in input: {quote(self.ctx, text)} (e.g Ki/Mi/Gi)")
             return value * self.from_unit, frac
-        letter = rest[0]
-        if letter not in _SUFFIXES + "k":
+        # GNU skips blanks before the suffix; a suffix of nothing passes its valid_suffix (strchr
+        # finds the terminator), so `12 ` is a suffix refused without --from
+        rest = rest.lstrip(" \t")
+        letter = rest[:1]
+        if letter not in tuple(_SUFFIXES + "k") + ("",):
             raise Invalid(f"invalid suffix in input: {quote(self.ctx, text)}")
         if self.from_ == "none":
             raise Invalid(f"rejecting suffix in input: {quote(self.ctx, text)} (consider using --from)")
+        if not letter:  # (GNU reads past the string here; no suffix is taken as a bad one)
+            raise Invalid(f"invalid suffix in input: {quote(self.ctx, text)}")
         power = _SUFFIXES.index(letter.upper()) + 1
         tail = rest[1:]
         if self.from_ == "si":
