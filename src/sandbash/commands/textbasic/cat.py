@@ -190,18 +190,63 @@ TAC_SPEC = CommandSpec(
 )
 
 
-def _tac_records(data: bytes, sep: bytes, before: bool, regex: bool) -> list[bytes]:
-    """Split into records each keeping its separator (after, or before with -b)."""
+def _emacs_to_ere(pattern: str) -> str:
+    """tac compiles its -r separator with GNU regex's default syntax (RE_SYNTAX_EMACS, no bits
+    set): `+` `?` are operators and `\\+` `\\?` literal, `\\( \\) \\|` group and alternate,
+    braces are literal. The same pattern in ERE words."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "[":  # a bracket ends at the first `]` not first in it: no [:class:] in this syntax
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            end = pattern.find("]", j)
+            if end < 0:
+                out.append(pattern[i:])  # (unmatched: the compiler's error)
+                break
+            head, body = pattern[i:j], pattern[j:end]
+            # its `[` are plain members: last in the list, ERE cannot read them as `[:`
+            out.append(head + body.replace("[", "") + ("[" if "[" in body else "") + "]")
+            i = end + 1
+        elif c == "\\" and i + 1 < n:
+            d = pattern[i + 1]
+            out.append({"(": "(", ")": ")", "|": "|", "{": "\\{", "}": "\\}"}.get(d, "\\" + d))
+            i += 2
+        else:
+            out.append({"(": "\\(", ")": "\\)", "|": "\\|", "{": "\\{", "}": "\\}"}.get(c, c))
+            i += 1
+    return "".join(out)
+
+
+def _tac_records(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool) -> list[bytes]:
+    """Split into records each keeping its separator (after, or before with -b). GNU tac looks
+    for the separator from the end: each one found is the rightmost (by its start) that fits
+    before the one after it ('ana' in 'banana' is the second, not the first)."""
+    spans: list[tuple[int, int]] = []
     if regex:
         from ...regex import compile_regex
 
-        rx = compile_regex(decode(sep), flavor="bre")
-        text = data
-        spans = [(m.start(), m.end()) for m in rx.finditer(text) if m.end() > m.start()]
+        # re_compile_pattern anchors at newlines and its `.` never matches one (REG_NEWLINE)
+        rx = compile_regex(_emacs_to_ere(decode(sep)), flavor="ere", multiline=True)
+        pos = len(data)
+        first = rx.search(data, 0, pos)
+        start = pos - 1
+        # starts are tried right to left, never left of the leftmost match that fits
+        while first is not None and start >= first.start():
+            m = rx.match(data, start, pos)
+            if m is not None and m.end() > start:
+                spans.append((start, m.end()))
+                pos = start
+                first = rx.search(data, 0, pos)
+            start -= 1
+            if start % 4096 == 0:
+                ctx.checkpoint()
+        spans.reverse()
     else:
-        # GNU tac looks for the separator from the end: each one found is the rightmost that
-        # fits before the one after it ('ana' in 'banana' is the second, not the first)
-        spans = []
         pos = len(data)
         while True:
             idx = data.rfind(sep, 0, pos)
@@ -257,7 +302,7 @@ def _tac_one(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool, out: 
         return
     # the records copy the text; each also costs an object, a slot and a span
     mem.charge(len(data) + (RECORD_OVERHEAD + 128) * (data.count(sep) + 1))
-    records = _tac_records(data, sep, before, regex)
+    records = _tac_records(ctx, data, sep, before, regex)
     ctx.checkpoint(len(records) + 1)
     for rec in reversed(records):
         out.write(rec)
