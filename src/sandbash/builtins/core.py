@@ -18,6 +18,8 @@ from .bopts import invalid_number, legal_number, no_options, parse_builtin, usag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..interp.shell import Shell
 
 _KEYWORDS = sorted(_RESERVED - {"in"} | {"]]"})
@@ -199,27 +201,35 @@ def bi_eval(sh: Shell, argv: list[str]) -> int:
     if sh.subst_depth + sh.eval_depth >= limit:
         raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limit)
     sh.eval_depth += 1
-    # in a tested context (`f || ...`, `if eval`) bash runs the text with set -e off and the ERR
-    # trap taken away (put back after unless the text set one): the text's own commands are not
-    # tested, so an ERR trap the text sets fires inside it
-    tested = st.errexit_ignored
-    saved_err = st.traps.pop("ERR", None) if tested else None
-    saved_errexit = st.opts["errexit"]
-    if tested:
-        st.errexit_ignored = 0
-        st.opts["errexit"] = False
     try:
         st.command_builtin = False  # (what eval runs is not under `command`)
-        return sh.run_text(text, "eval", line_base=st.line or 1)
+        return untested(sh, lambda: sh.run_text(text, "eval", line_base=st.line or 1))
     finally:
         sh.eval_depth -= 1
         st.line = saved_line
-        if tested:
-            st.errexit_ignored = tested
-            if not st.opts["errexit"]:  # (a `set -e` the text ran stays)
-                st.opts["errexit"] = saved_errexit
-            if saved_err is not None and "ERR" not in st.traps:  # (one the text set stays)
-                st.traps["ERR"] = saved_err
+
+
+def untested(sh: Shell, run: Callable[[], int]) -> int:
+    """`run()` as bash's execute_builtin runs eval, source and command in a tested context (`f ||
+    ...`, `if eval`): with set -e off and the ERR trap taken away (put back after unless what ran
+    set one): its own commands are not tested, so an ERR trap it sets fires inside it, and an
+    error that ends a shell under set -e (Shell.report_error) does not end this one."""
+    st = sh.state
+    tested = st.errexit_ignored
+    if not tested:
+        return run()
+    saved_err = st.traps.pop("ERR", None)
+    saved_errexit = st.opts["errexit"]
+    st.errexit_ignored = 0
+    st.opts["errexit"] = False
+    try:
+        return run()
+    finally:
+        st.errexit_ignored = tested
+        if not st.opts["errexit"]:  # (a `set -e` it ran stays)
+            st.opts["errexit"] = saved_errexit
+        if saved_err is not None and "ERR" not in st.traps:  # (one it set stays)
+            st.traps["ERR"] = saved_err
 
 
 def find_source(sh: Shell, name: str) -> str | None:
@@ -319,7 +329,7 @@ def _source_text(sh: Shell, args: list[str], data: bytes) -> int:
     try:
         try:
             st.command_builtin = False  # (what it runs is not under `command`)
-            status = sh.run_text(text, None)
+            status = untested(sh, lambda: sh.run_text(text, None))
         except ReturnFromFunction as r:
             status = r.status
         done = True
@@ -430,7 +440,8 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     st.command_builtin = True  # (read by the special builtin it runs, reset for what that runs)
     try:
-        return sh.ex.dispatch(args, None, (), no_functions=True, path=STD_PATH if std else None)
+        path = STD_PATH if std else None
+        return untested(sh, lambda: sh.ex.dispatch(args, None, (), no_functions=True, path=path))
     finally:
         st.command_builtin = False
 

@@ -9,7 +9,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
 from ..interp.control import AbortCommand
-from ..interp.executor import trace_assign
+from ..interp.executor import assign_failed, trace_assign
 from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
 from ..shvars.arrays import ASSOC_BUCKETS, CONVERTED_BUCKETS, AssocArray, IndexedArray
 from ..shvars.vars import (
@@ -1175,7 +1175,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
             try:
                 sh.set_var(name, opt)
             except AssignError as e:  # a readonly NAME: bash's EX_MISCERROR
-                sh.error(f"getopts: {e.message}" if e.named else e.message)
+                assign_failed(sh, "getopts", e)
                 status = 2
         _set_optarg(sh, optarg, bound)
         return status
@@ -1226,7 +1226,10 @@ def _end(sh: Shell, name: str, optind: int) -> int:
     if not _valid_name(name):  # bash checks the name at the end of the options too
         sh.builtin_error("getopts", f"`{name}': not a valid identifier")
     else:
-        sh.set_var(name, "?")
+        try:
+            sh.set_var(name, "?")
+        except AssignError as e:  # (a readonly NAME: reported, status 1, and the end under set -e)
+            assign_failed(sh, "getopts", e)
     return 1
 
 

@@ -335,8 +335,8 @@ class Evaluator:
         """A part of `for ((;;))` failed: reported; the loop ends with status 1."""
         if isinstance(e, ArithError):
             self.sh.error(f"((: {e.render()}")
-        elif isinstance(e, ArithAssignError):  # (an ExpansionError of its own kind: reported, not fatal)
-            self.sh.error(e.message)
+        elif isinstance(e, ArithAssignError):  # (a readonly store: bash's report_error)
+            self.sh.report_error(e.message)
         else:
             self.expansion_failed(e)
 
@@ -537,8 +537,8 @@ class Evaluator:
         """A `(( ))` command's expression failed: reported, status 1 (an expansion error as any)."""
         if isinstance(e, ArithError):
             self.sh.error(f"((: {e.render()}")
-        elif isinstance(e, ArithAssignError):  # (an ExpansionError of its own kind: reported, not fatal)
-            self.sh.error(e.message)
+        elif isinstance(e, ArithAssignError):  # (a readonly store: bash's report_error)
+            self.sh.report_error(e.message)
         else:
             return self.expansion_failed(e)
         self.state.last_status = 1

@@ -1180,9 +1180,13 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
 
 
 def assign_failed(sh: Shell, cmd: str, e: AssignError) -> None:
-    """An assignment a builtin made failed (read, printf -v, ...): bash names the builtin for
-    some errors."""
-    sh.builtin_error(cmd, e.message) if e.named else sh.error(e.message)
+    """An assignment a builtin made failed (read, printf -v, mapfile): bash names the builtin for
+    some errors; the others it reports with report_error (Shell.report_error: `set -e` ends the
+    shell)."""
+    if e.named:
+        sh.builtin_error(cmd, e.message)
+    else:
+        sh.report_error(e.message)
 
 
 def builtin_failed(sh: Shell, name: str, e: Exception) -> int:

@@ -32,7 +32,7 @@ from functools import partial
 
 from ..expand.arith import LET_CODES, ArithError
 from ..expand.arithops import INTS
-from ..expand.env import ExpansionError
+from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.stringfn import dq_param_step, unquoted_param_step
 from ..shvars.vars import word_text
 from ..syntax import ast as A
@@ -87,7 +87,10 @@ def let_failed(sh: Shell, e: ArithError | ExpansionError) -> int:
         return 1
     if e.fatal == 127:  # (an unbound variable under set -u ends the shell, as in `(( ))`)
         return sh.expansion_failed(e)
-    sh.error(e.message)
+    if isinstance(e, ArithAssignError):  # (a readonly store: bash's report_error)
+        sh.report_error(e.message)
+    else:
+        sh.error(e.message)
     return 1
 
 

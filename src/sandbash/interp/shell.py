@@ -341,8 +341,14 @@ class Shell:
         self.write_err(f"{self.err_prefix()}{message}\n")
 
     def report_error(self, message: str) -> None:
-        """An error that does not stop the current command."""
+        """An error that does not stop the current command (`a: bad array subscript`, `r: readonly
+        variable` from a builtin's or an arithmetic store), as bash's report_error: with `set -e`
+        on it ends the shell, whatever tests the command (`read r <<< x || echo` exits), with the
+        last status or 1. (eval in a tested context and a `$( )` without inherit_errexit run with
+        the option off, as bash's exit_immediately_on_error.)"""
         self.error(message)
+        if self.state.opts["errexit"]:
+            raise ExitShell(self.state.last_status or 1)
 
     def warn(self, message: str) -> None:
         self.write_err(f"{self.err_prefix()}warning: {message}\n")
