@@ -203,21 +203,29 @@ def bi_eval(sh: Shell, argv: list[str]) -> int:
     sh.eval_depth += 1
     try:
         st.command_builtin = False  # (what eval runs is not under `command`)
-        return untested(sh, lambda: sh.run_text(text, "eval", line_base=st.line or 1))
+        return untested(sh, lambda: sh.run_text(text, "eval", line_base=st.line or 1), clear=True)
     finally:
         sh.eval_depth -= 1
         st.line = saved_line
 
 
-def untested(sh: Shell, run: Callable[[], int]) -> int:
+def untested(sh: Shell, run: Callable[[], int], clear: bool = False) -> int:
     """`run()` as bash's execute_builtin runs eval, source and command in a tested context (`f ||
-    ...`, `if eval`): with set -e off and the ERR trap taken away (put back after unless what ran
-    set one): its own commands are not tested, so an ERR trap it sets fires inside it, and an
-    error that ends a shell under set -e (Shell.report_error) does not end this one."""
+    ...`, `if eval`): an error that ends a shell under set -e (Shell.report_error) does not end
+    this one, even after a `set -e` inside (builtin_ignoring_errexit). `clear` (eval): with set -e
+    off and the ERR trap taken away (put back after unless what ran set one): its own commands are
+    not tested, so an ERR trap it sets fires inside it. (A sourced file's commands stay in the
+    tested context: `set -e; false` inside does not end the shell.)"""
     st = sh.state
     tested = st.errexit_ignored
     if not tested:
         return run()
+    st.builtin_ignoring_errexit += 1
+    if not clear:
+        try:
+            return run()
+        finally:
+            st.builtin_ignoring_errexit -= 1
     saved_err = st.traps.pop("ERR", None)
     saved_errexit = st.opts["errexit"]
     st.errexit_ignored = 0
@@ -225,6 +233,7 @@ def untested(sh: Shell, run: Callable[[], int]) -> int:
     try:
         return run()
     finally:
+        st.builtin_ignoring_errexit -= 1
         st.errexit_ignored = tested
         if not st.opts["errexit"]:  # (a `set -e` it ran stays)
             st.opts["errexit"] = saved_errexit

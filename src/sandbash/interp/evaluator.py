@@ -142,7 +142,7 @@ class Evaluator:
         ):
             self.sh.run_trap_text(handler, "ERR")
             st.last_status = status
-        if st.opts["errexit"]:
+        if st.opts["errexit"] and not st.builtin_ignoring_errexit:  # (`set -e` in a tested eval)
             raise ExitShell(status)
 
     def _ignored(self, node: A.Command | A.CommandList) -> int:

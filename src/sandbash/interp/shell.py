@@ -347,8 +347,9 @@ class Shell:
         last status or 1. (eval in a tested context and a `$( )` without inherit_errexit run with
         the option off, as bash's exit_immediately_on_error.)"""
         self.error(message)
-        if self.state.opts["errexit"]:
-            raise ExitShell(self.state.last_status or 1)
+        st = self.state
+        if st.opts["errexit"] and not st.builtin_ignoring_errexit:
+            raise ExitShell(st.last_status or 1)
 
     def warn(self, message: str) -> None:
         self.write_err(f"{self.err_prefix()}warning: {message}\n")

@@ -320,6 +320,10 @@ class ShellState:
         self.stdin_redirected = 0  # compound commands running with their input redirected
         self.loop_depth = 0
         self.errexit_ignored = 0
+        # eval, source or command running in a tested context (bash's builtin_ignoring_errexit):
+        # an error that ends a `set -e` shell (Shell.report_error) does not, even after a `set -e`
+        # inside them
+        self.builtin_ignoring_errexit = 0
         self.rng_seed = 0.0  # a fork's seed for its own rng, drawn from its parent's at the fork
         # $RANDOM: bash's own generator state (None: seed from rng on first use) and its last value
         self.rand_seed: int | None = None
