@@ -11,6 +11,7 @@ from ..interp.variables import hash_entry
 from ..limits import LimitExceeded, LimitKind
 from ..posix.signals import NAMES as SIGNAL_NAMES
 from ..shvars.arrays import IndexedArray
+from ..syntax.escapes import printable_name
 from ..syntax.reserved import RESERVED as _RESERVED
 from ..vfs.errors import FsError, strerror
 from . import BUILTINS, SPECIAL, builtin
@@ -284,7 +285,7 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         return _source_text(sh, args, data)
     path = find_source(sh, args[0])
     if path is None and st.opts["posix"] and "/" not in args[0] and st.shopts["sourcepath"]:
-        sh.builtin_error(name, f"{args[0]}: file not found")
+        sh.builtin_error(name, f"{printable_name(args[0])}: file not found")
         if not st.command_builtin:
             raise ExitShell(1)
         return 1

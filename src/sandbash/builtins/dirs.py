@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from ..syntax.escapes import printable_name
 from ..vfs.base import normpath
 from ..vfs.errors import FsError
 from . import builtin
@@ -35,13 +36,13 @@ def change_dir(sh: Shell, target: str, physical: bool, name: str = "cd") -> bool
             fs.stat(target)
         stat = fs.stat(logical if not physical else target)
     except FsError as e:
-        sh.builtin_error(name, f"{target}: {e.message}")
+        sh.builtin_error(name, f"{printable_name(target)}: {e.message}")
         return False
     if not stat.is_dir:
-        sh.builtin_error(name, f"{target}: Not a directory")
+        sh.builtin_error(name, f"{printable_name(target)}: Not a directory")
         return False
     if not fs.access(logical, 1):
-        sh.builtin_error(name, f"{target}: Permission denied")
+        sh.builtin_error(name, f"{printable_name(target)}: Permission denied")
         return False
     if physical or st.opts["physical"]:
         # -P: symlinks resolved first, so `..` goes to the physical parent

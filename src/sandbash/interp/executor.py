@@ -30,7 +30,7 @@ from ..shvars.vars import (
 )
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
-from ..syntax.escapes import ansi_decoded
+from ..syntax.escapes import ansi_decoded, printable_name
 from ..vfs.errors import FsError
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
@@ -951,7 +951,7 @@ class Executor:
                 return self.ev.call_function(
                     "command_not_found_handle", handler, ["command_not_found_handle", *argv], None
                 )
-            self.sh.error(f"{name}: command not found")
+            self.sh.error(f"{printable_name(name)}: command not found")
             from ..commands.shellutils.hints import not_found_hint  # the rare path only
 
             hint = not_found_hint(name, lambda alt: self._builtin_command(alt) and self.command_visible(alt))
@@ -985,7 +985,7 @@ class Executor:
         rt = self.sh.rt
         record = rt.commands.lookup(name, host=rt.host is not None)
         if record is None:
-            self.sh.error(f"{argv[0]}: command not found")
+            self.sh.error(f"{printable_name(argv[0])}: command not found")
             return 127
         # (commands/invoke.py and the command context it builds: a run of builtins alone needs neither)
         from ..commands.invoke import UNMODELLED, Capabilities, invoke

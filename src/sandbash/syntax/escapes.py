@@ -266,6 +266,12 @@ def needs_ansi(s: str) -> bool:
     return any(ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in s)
 
 
+def printable_name(s: str) -> str:
+    """A name as bash's printable_filename shows it in a message (command not found, cd, source):
+    in $'...' when it holds a character that is no text, else as it is."""
+    return ansi_c_quote(s) if needs_ansi(s) else s
+
+
 def ansi_c_quote(s: str) -> str:
     out = ["$'"]
     for c in s:

@@ -18,7 +18,7 @@ from . import ast as A
 from .aliastext import AliasSpans
 from .continuations import past_continuations, without_continuations
 from .errors import ParseError, ParseLimit
-from .escapes import ansi_c_quote, ansi_decoded, decode_escapes, needs_ansi
+from .escapes import ansi_decoded, decode_escapes, printable_name
 from .lexer import (
     CASE_PAT,
     CMD,
@@ -1706,7 +1706,7 @@ def _offending_text(raw: str) -> str:
     translated and single-quoted, line continuations outside single quotes gone), in $'...' when
     that holds a control character (`$'"a\\nb"'`)."""
     text = without_continuations(ansi_decoded(raw))
-    return ansi_c_quote(text) if needs_ansi(text) else text
+    return printable_name(text)
 
 
 def _plain_word(word: A.Word) -> str | None:
