@@ -277,12 +277,15 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         try:
             data = read_descriptor(sh, fd)
         except OSError as e:
-            sh.error(f"{args[0]}: {strerror(e.errno or 0)}")
+            if e.errno == 21:  # (`. /dev/stdin < dir`: bash's fstat sees the directory)
+                sh.builtin_error(name, f"{args[0]}: is a directory")
+            else:
+                sh.error(f"{args[0]}: {strerror(e.errno or 0)}")
             return 1
         if data is None:
             sh.error(f"{args[0]}: No such file or directory")
             return 1
-        return _source_text(sh, args, data)
+        return _source_text(sh, name, args, data)
     path = find_source(sh, args[0])
     if path is None and st.opts["posix"] and "/" not in args[0] and st.shopts["sourcepath"]:
         sh.builtin_error(name, f"{printable_name(args[0])}: file not found")
@@ -310,13 +313,36 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         if st.opts["posix"] and not st.command_builtin:
             raise ExitShell(1) from None
         return 1
-    return _source_text(sh, args, data)
+    return _source_text(sh, name, args, data)
 
 
-def _source_text(sh: Shell, args: list[str], data: bytes) -> int:
+def _without_nuls(data: bytes) -> bytes | None:
+    """A sourced file's bytes as bash's _evalfile leaves them: it deletes a NUL, then steps past
+    the byte that moved into its place (of two NULs in a row one stays), and the text ends at the
+    first NUL left. None past 256 deletions: a binary file."""
+    if b"\0" not in data:
+        return data
+    buf = bytearray(data)
+    i = deleted = 0
+    while i < len(buf):
+        if buf[i] == 0:
+            del buf[i]
+            deleted += 1
+            if deleted > 256:
+                return None
+        i += 1
+    end = buf.find(0)
+    return bytes(buf if end < 0 else buf[:end])
+
+
+def _source_text(sh: Shell, name: str, args: list[str], data: bytes) -> int:
     """Run a sourced file's text: its own positional parameters when given arguments."""
     st = sh.state
-    text = data.decode("utf-8", "surrogateescape")
+    kept = _without_nuls(data)
+    if kept is None:
+        sh.builtin_error(name, f"{args[0]}: cannot execute binary file")
+        return 126
+    text = kept.decode("utf-8", "surrogateescape")
     saved_positional = st.positional
     set_top = st.args_set_top
     if len(args) > 1:

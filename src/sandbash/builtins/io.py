@@ -15,7 +15,7 @@ from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubB
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, EXPORT, ArrayRefArg, split_array_ref
-from ..stdio.streams import NullStream, Stream
+from ..stdio.streams import NullStream, Stream, StreamReadError
 from ..vfs.errors import strerror
 from . import builtin
 from .bopts import invalid_number_message, legal_number, parse_builtin_status, usage
@@ -596,7 +596,10 @@ def _mapfile_lines(
     while True:
         if count and len(lines) >= count:
             break
-        line = stream.readline(sep, limits.max_string_length)
+        try:
+            line = stream.readline(sep, limits.max_string_length)
+        except StreamReadError:  # (`mapfile < dir`: bash's zread fails, the lines so far stay)
+            break
         if not line:
             break
         sh.rt.budget.checkpoint()

@@ -63,6 +63,22 @@ def startup_warnings(sh: Shell, argv0: str, env: Mapping[str, str]) -> None:
         sh.write_err(f"{argv0}: warning: setlocale: LC_ALL: cannot change locale ({value})\n")
 
 
+def binary_sample(data: bytes) -> bool:
+    """bash's check_binary_file on a file's first 80 bytes: an ELF header, or a NUL in the first
+    line (in the first two after `#!`). Such a file is no script: `bash FILE` and running it refuse it."""
+    sample = data[:80]
+    if sample.startswith(b"\x7fELF"):
+        return True
+    lines = sample.split(b"\n", 2 if sample.startswith(b"#!") else 1)
+    return any(b"\0" in line for line in lines[: 2 if sample.startswith(b"#!") else 1])
+
+
+def script_text(data: bytes) -> str:
+    """A script as the shell reads it from a file or a stream: NUL bytes are dropped (bash's
+    shell_getc skips them), the rest decoded."""
+    return data.replace(b"\0", b"").decode("utf-8", "surrogateescape")
+
+
 def read_descriptor(sh: Shell, fd: int) -> bytes | None:
     """All a descriptor of the shell holds (`. <(cmd)`, `bash <(cmd)`: /dev/fd/N, /dev/stdin), as a
     script file is read whole; None when it is not open for reading."""
@@ -185,15 +201,25 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         return sh.pr.child_ran(child, child.run_toplevel(text, "-c"))
     if read_stdin or not rest:
         stream = sh.io.get(0)
-        data = read_script(sh, stream) if stream is not None and stream.readable else b""
+        try:
+            data = read_script(sh, stream) if stream is not None and stream.readable else b""
+        except StreamError as e:  # (`bash < dir`)
+            sh.write_err(f"{name}: error reading input file: {strerror(e.errno or 5)}\n")
+            return 2
         st.arg0 = name
         st.positional = rest
         st.mode = "s"
-        return sh.pr.child_ran(child, child.run_toplevel(data.decode("utf-8", "surrogateescape"), None))
+        return sh.pr.child_ran(child, child.run_toplevel(script_text(data), None))
     path = rest[0]
     fd = dev_fd(path)
+    if fd is None and "/" not in path and not sh.state.fs.exists(path):
+        path = _in_path(sh, path)  # bash looks for a script it cannot open here in PATH
     try:
         if fd is None:
+            if sh.state.fs.is_dir(path):
+                # bash opens it, names itself after it, and then fails to read it
+                sh.write_err(f"{path}: {path}: Is a directory\n")
+                return 126
             data = sh.state.fs.read_bytes(path)
         else:  # the shell's own descriptor (`bash <(curl ...)`), never a file of that name
             got = read_descriptor(sh, fd)
@@ -204,7 +230,23 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         why = e.message if isinstance(e, FsError) else strerror(e.errno or 5)
         sh.write_err(f"{name}: {path}: {why}\n")
         return 127 if e.errno == 2 else 126
-    st.arg0 = path
+    if fd is None and binary_sample(data):  # (a pipe is not checked: bash cannot seek back on it)
+        sh.write_err(f"{path}: {path}: cannot execute binary file\n")
+        return 126
+    st.arg0 = rest[0]  # $0 is the name as given; BASH_SOURCE and messages name the file found
+    st.script = path
     st.positional = rest[1:]
     st.mode = "file"
-    return sh.pr.child_ran(child, child.run_toplevel(data.decode("utf-8", "surrogateescape"), None))
+    return sh.pr.child_ran(child, child.run_toplevel(script_text(data), None))
+
+
+def _in_path(sh: Shell, name: str) -> str:
+    """`bash NAME` with no NAME here: the first regular file NAME in PATH (bash's find_path_file),
+    else NAME itself, which then fails to open."""
+    fs = sh.state.fs
+    for d in (sh.get_str("PATH") or "").split(":"):
+        candidate = (d or ".").rstrip("/") + "/" + name
+        s = fs.try_stat(candidate)
+        if s is not None and s.is_file:
+            return candidate
+    return name

@@ -164,6 +164,9 @@ class Processes:
         for level in range(MAX_INTERPRETER_SCRIPTS + 1):
             interp = _shebang(cur_text)
             if not interp:  # no interpreter (or one the kernel cannot run): the shell runs the file
+                if not text.startswith("#!") and _binary(text):  # execve's ENOEXEC, then bash's check
+                    self.sh.error(f"{argv[0]}: cannot execute binary file: Exec format error")
+                    return 126
                 return self._run_file_in_child(text, argv, env, reinit=True)
             first = first or interp
             iargv = [*interp, cur_path, *cur_argv[1:]]
@@ -173,6 +176,9 @@ class Processes:
                 from .bashcmd import startup_warnings
 
                 startup_warnings(self.sh, interp[0], env)
+                if _binary(cur_text):  # the bash the kernel started refuses its script file
+                    self.sh.write_err(f"{cur_path}: {cur_path}: cannot execute binary file\n")
+                    return 126
                 run = functools.partial(self._run_file_in_child, cur_text, cur_argv, env)
                 return self.ex.run_gated(iargv, "shell", prog, run)
             if kind == "command":
@@ -209,7 +215,8 @@ class Processes:
         child.state.arg0 = argv[0]
         child.state.positional = argv[1:]
         child.state.mode = "file"
-        return self.child_ran(child, child.run_toplevel(text, None))
+        # (NUL bytes: the shell reading a script skips them)
+        return self.child_ran(child, child.run_toplevel(text.replace("\0", ""), None))
 
     def child_ran(self, child: Shell, status: int) -> int:
         """`child`, a new shell process (`bash -c`, a script), ended with `status`: a death by a
@@ -331,6 +338,9 @@ class Processes:
         try:
             data = self.state.fs.read_bytes(targets[0])
         except FsError as e:
+            if e.errno == 21:  # bash opens a directory, and its failed read is an empty text
+                self.ex.last_cmdsub_status = self.state.last_status = 0
+                return b""
             self.sh.error(f"{targets[0]}: {e.message}")
             self.ex.last_cmdsub_status = 1
             self.state.last_status = 1
@@ -919,3 +929,10 @@ def _run_stage(
         if reader is not None:
             reader.close()
         release_ended(child)
+
+
+def _binary(text: str) -> bool:
+    """A script file's text (decoded with surrogateescape) is a binary file to bash."""
+    from .bashcmd import binary_sample
+
+    return binary_sample(text[:80].encode("utf-8", "surrogateescape"))
