@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from ..posix.testexpr import number_text
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
@@ -176,7 +178,7 @@ def invalid_number_message(text: str) -> str:
 
 def legal_number(text: str) -> bool:
     """bash's legal_number: optional blanks and sign, decimal digits, optional trailing blanks."""
-    return _is_number(text.strip(" \t\n"))
+    return _is_number(number_text(text))
 
 
 def _is_number(text: str) -> bool:

@@ -10,6 +10,7 @@ from ..interp.state import init_bash_argv, pop_args, push_args
 from ..interp.variables import hash_entry
 from ..limits import LimitExceeded, LimitKind
 from ..posix.signals import NAMES as SIGNAL_NAMES
+from ..posix.testexpr import number_text
 from ..shvars.arrays import IndexedArray
 from ..syntax.escapes import printable_name
 from ..syntax.reserved import RESERVED as _RESERVED
@@ -33,7 +34,7 @@ STD_PATH = "/bin:/usr/bin"  # command -p: the standard path (confstr(_CS_PATH), 
 def _numeric(sh: Shell, name: str, text: str) -> int | None:
     """bash's legal_number: blanks, a sign and decimal digits that fit an intmax_t (no `1_0`)."""
     if legal_number(text):
-        n = int(text.strip(" \t\n"), 10)
+        n = int(number_text(text), 10)
         if -_INTMAX - 1 <= n <= _INTMAX:
             return n
     sh.builtin_error(name, f"{text}: numeric argument required")

@@ -65,11 +65,15 @@ class ArithVars(Protocol):
     def arith_set(self, name: str, sub: str | None, value: int) -> None: ...
 
 
+# what arithmetic skips between tokens (bash's expr.c: a \r, \f or \v is an invalid operator)
+_BLANKS = " \t\n"
+
+
 def parse_or_raise(text: str, tick: Callable[[], None] | None = None) -> Arith:
     try:
         return parse_arith(text, tick)
     except ArithSyntaxError as e:
-        shown = text.lstrip()
+        shown = text.lstrip(_BLANKS)
         offset = len(text) - len(shown)
         if e.token is not None:
             # bash ends the text at the bad number (readtok NUL-terminates the token it converts)
@@ -110,7 +114,7 @@ class Evaluator:
 
     def error(self, message: str, pos: int) -> ArithError:
         text = self.text
-        return ArithError(message, text.lstrip(), text[pos:] if pos >= 0 else "")
+        return ArithError(message, text.lstrip(_BLANKS), text[pos:] if pos >= 0 else "")
 
     def value_of(self, raw: str | None) -> int:
         if not raw:
@@ -118,7 +122,7 @@ class Evaluator:
         if raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
             v = int(raw)
             return v if v <= _MAX else wrap(v)
-        s = raw.strip()
+        s = raw.strip(_BLANKS)
         if not s:
             return 0
         if s[0] == "-" and s[1:].isdigit() and s.isascii() and (len(s) == 2 or s[1] != "0"):

@@ -295,7 +295,9 @@ def call_failed(ev: Evaluator, e: AssignError, argv: list[str], mark: int) -> in
 
 def funcnest(text: str) -> int:
     """FUNCNEST as bash's sv_funcnest reads it: a decimal number, anything else (or 0) is no limit."""
-    s = text.strip(" \t\n")
+    from ..posix.testexpr import number_text  # (only when FUNCNEST is set)
+
+    s = number_text(text)
     body = s[1:] if s[:1] in "+-" and s else s
     n = int(s) if body.isascii() and body.isdigit() else 0
     return n if n > 0 else 1 << 62

@@ -70,7 +70,9 @@ def history_line(text: str) -> str:
 def histsize(value: str | None) -> int | None:
     """HISTSIZE as bash reads it: a decimal number from 0 up (blanks and a `+` allowed, as
     legal_number); anything else (unset, negative, not a number) leaves the list unbounded."""
-    text = (value or "").strip(" \t\n")
+    from ..posix.testexpr import number_text  # (only when HISTSIZE is set)
+
+    text = number_text(value or "")
     body = text[1:] if text[:1] in ("+", "-") else text
     return int(text) if body.isdigit() and int(text) >= 0 else None
 

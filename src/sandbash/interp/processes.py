@@ -173,13 +173,8 @@ class Processes:
             prog = interp[0].rsplit("/", 1)[-1]
             kind, where = self.ex.find_command(interp[0] if "/" in interp[0] else "./" + interp[0])
             if kind == "shell":
-                from .bashcmd import startup_warnings
-
-                startup_warnings(self.sh, interp[0], env)
-                if _binary(cur_text):  # the bash the kernel started refuses its script file
-                    self.sh.write_err(f"{cur_path}: {cur_path}: cannot execute binary file\n")
-                    return 126
-                run = functools.partial(self._run_file_in_child, cur_text, cur_argv, env)
+                # bash as the kernel starts it: `#!/bin/bash -e` (or -x, -eu, --posix) is an option
+                run = functools.partial(self.run_shell_command, iargv, env)
                 return self.ex.run_gated(iargv, "shell", prog, run)
             if kind == "command":
                 return self.ex.run_gated(
@@ -889,7 +884,10 @@ def _shebang(text: str) -> list[str]:
     "-S rm -f")."""
     if not text.startswith("#!"):
         return []
-    return [part.strip(" \t") for part in text.split("\n", 1)[0][2:].strip(" \t").split(None, 1)]
+    # (only spaces and tabs separate: `#!/bin/bash\r` of a CRLF file names "/bin/bash\r")
+    line = text.split("\n", 1)[0][2:].strip(" \t")
+    cut = min((i for i in (line.find(" "), line.find("\t")) if i >= 0), default=len(line))
+    return [part for part in (line[:cut], line[cut:].strip(" \t")) if part]
 
 
 # how long the end of a run waits for background jobs that are still working (wait_all_jobs): steps of

@@ -154,11 +154,17 @@ def collate(s: str) -> bytes:
     return s.encode("utf-8", "surrogateescape")
 
 
+def number_text(s: str) -> str:
+    """The part of `s` bash's legal_number reads as a number: strtoimax skips leading C-locale
+    spaces (a newline, \r, \v or \f too), then only blanks (space, tab) may follow the digits."""
+    return s.lstrip(" \t\n\v\f\r").rstrip(" \t")
+
+
 def integer(s: str) -> int:
     """An operand of -eq and the like: decimal, blanks and a sign allowed, within 64 bits."""
     if s.isdigit() and s.isascii() and len(s) < 19:
         return int(s)  # (the common case: plain digits)
-    text = s.strip(" \t\n")
+    text = number_text(s)
     body = text[1:] if text[:1] in "+-" else text
     if not body.isdigit() or not body.isascii():
         raise TestError(f"{s}: integer expression expected")
@@ -329,6 +335,6 @@ class TestParser:
 
 def _is_number(s: str) -> bool:
     """bash's legal_number: optional blanks, a sign, decimal digits, optional blanks."""
-    body = s.strip(" \t\n")
+    body = number_text(s)
     body = body[1:] if body[:1] in "+-" else body
     return body.isascii() and body.isdigit()

@@ -179,7 +179,7 @@ class _Parser:
             self.ntok += 1
             if not self.ntok & 1023:
                 self.tick()
-        while i < n and text[i] in " \t\n\r":
+        while i < n and text[i] in " \t\n":
             i += 1
         self.tok_pos = i
         if i >= n:
@@ -327,7 +327,7 @@ class _Parser:
         misplaced pre-increment to bash, not `2 + +x`)."""
         text = self.text
         i = self.pos
-        while i < len(text) and text[i] in " \t\n\r":
+        while i < len(text) and text[i] in " \t\n":
             i += 1
         return i < len(text) and text[i] in _NAME_START
 

@@ -129,13 +129,15 @@ def run_program(
     message: str = "{q}: {err}",
     cwd: str | None = None,
     timeout: float | None = None,
+    shebang_hint: bool = False,
 ) -> int:
     """Run a program as exec would (env, nice, nohup, timeout, xargs, find
     -exec): through ctx.run, in `cwd` and within `timeout` seconds when given
     (CommandTimeout then). A name the shell cannot run as a program fails as
     the GNU tool reports it; `message` is its wording, with {q} the
     curly-quoted name, {a} the 'ascii-quoted' name, {n} the bare name and
-    {err} the reason."""
+    {err} the reason. `shebang_hint` (env): a missing name with a blank in it
+    (`#!/usr/bin/env bash -e`, a CRLF file's `bash\r`) gets GNU's second line."""
     name = argv[0]
     if "/" in name:
         found = program_at(ctx, name, cwd) is not None
@@ -149,5 +151,7 @@ def run_program(
         denied = "/" in name and ctx.fs.try_stat(where) is not None
         err = "Permission denied" if denied else "No such file or directory"
         ctx.error(message.format(q=quote(name), a=f"'{name}'", n=name, err=err))
+        if shebang_hint and not denied and any(c in " \t\n\v\f\r" for c in name):
+            ctx.error("use -[v]S to pass options in shebang lines")
         return 126 if denied else 127
     return ctx.run(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, timeout=timeout)

@@ -231,7 +231,7 @@ def cmd_env(ctx: Ctx) -> int:
     if debug is not None:
         debug(f"executing: {operands[0]}\n")
         debug("".join(f"   arg[{i}]= {quote(a)}\n" for i, a in enumerate(operands)))
-    return run_program(ctx, operands, env=env, cwd=chdir)
+    return run_program(ctx, operands, env=env, cwd=chdir, shebang_hint=True)
 
 
 PRINTENV = CommandSpec(
