@@ -159,8 +159,8 @@ def cmd_sed(ctx: Ctx) -> int:
                 return 4
             # after the whole script is read, GNU's error position is this file's line count + 1
             script_end = f"file {value} line {text.count(chr(10)) + 1}: "
-            if text.endswith("\n"):
-                text = text[:-1]
+            if text.endswith("\n") and not text.endswith("\r\n"):
+                text = text[:-1]  # (a CRLF file keeps it: an `s` command's flags end at "\r\n")
             pieces.append(Piece(text, 0, value))
     if not pieces:
         if not operands:

@@ -144,7 +144,8 @@ class Parser:
             self.i += 1
 
     def skip_ws_nl(self) -> None:
-        while self.i < self.n and self.s[self.i] in " \t\n;":
+        # (before a command GNU skips `;` and any C space: a CRLF script's \r too)
+        while self.i < self.n and self.s[self.i] in " \t\n;\r\v\f":
             self.i += 1
 
     def end_of_cmd(self) -> None:
@@ -494,8 +495,13 @@ class Parser:
                     raise self.err("missing filename in r/R/w/W commands")
                 cmd.wfile = name
                 break
-            elif c in ("", "\n", ";", " ", "\t", "}", "#"):
+            elif c in (" ", "\t"):  # GNU reads on past blanks: `s/a/b/ g` is the g flag
+                pass
+            elif c in ("", "\n", ";", "}", "#"):
                 self.end_of_cmd()
+                break
+            elif c == "\r" and self.s[self.i + 1 : self.i + 2] == "\n":  # a CRLF script's line end
+                self.i += 2
                 break
             else:
                 self.i += 1
