@@ -225,3 +225,34 @@ def test_a_release_while_the_lock_is_held_is_queued_not_a_deadlock() -> None:
     assert budget.memory == 900
     budget.release_memory(900)
     assert budget.memory == 0
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "((x = -9223372036854775807 - 1)); x=a",  # 20 characters stored by arithmetic, 1 by text
+        "((x = i)); x=a",
+        "((x++)); x=a",
+        "((x = 1)); x=é",  # a wide value replaced by a number
+        "x=$((i * 1000)); ((x = 1))",
+        "let x=i*100000; x=a",
+    ],
+)
+def test_arithmetic_stores_keep_the_account_exact(sess: Session, loop: str) -> None:
+    # 600 steps: the expression runs as closures, then as its generated function (HOT_CALLS).
+    # Before, a store by arithmetic charged nothing: the text assignment after it gave back
+    # bytes never charged, so held() drifted down step by step (a way past max_memory)
+    sess.exec("y=1")
+    base = held(sess)
+    sess.exec(f"x=a; for ((i=0; i<600; i++)); do {loop}; done")
+    sess.exec("unset x i")
+    assert abs(held(sess) - base) <= 8
+
+
+def test_an_arithmetic_store_gives_back_the_text_it_replaces(sess: Session) -> None:
+    sess.exec("y=1")
+    base = held(sess)
+    sess.exec("x=$(printf '%100000s' '')")
+    assert held(sess) - base >= 100_000
+    sess.exec("((x = 1))")
+    assert held(sess) - base < 1_000

@@ -94,7 +94,7 @@ class Evaluator:
     """Runs compiled arithmetic; variable values are themselves expressions,
     evaluated recursively as bash does."""
 
-    __slots__ = ("vars", "text", "depth", "scopes", "opts", "slots", "names", "bump")
+    __slots__ = ("vars", "text", "depth", "scopes", "opts", "slots", "names", "bump", "resized")
 
     def __init__(self, vars: ArithVars, text: str) -> None:
         self.vars = vars
@@ -111,6 +111,9 @@ class Evaluator:
         self.names: Set[str] = _NO_NAMES
         # with scopes: the owner's `a[k]++` in one lookup (old value; None: not taken, see incdec)
         self.bump: Callable[[str, str, int], int | None] | None = None
+        # with scopes: the owner's charge (to max_memory) of a plain variable's text about to be
+        # replaced by one of another size in bytes (the stores here and in generated functions)
+        self.resized: Callable[[str, int], None] | None = None
 
     def error(self, message: str, pos: int) -> ArithError:
         text = self.text
@@ -169,11 +172,14 @@ class Evaluator:
                         i -= 1
             if (
                 var is not None
-                and type(var.value) is str
+                and type(old := var.value) is str
                 and name not in SPECIAL_ASSIGN
                 and (var.attrs == EXPORT or (var.attrs == 0 and not self.opts["allexport"]))
             ):
-                var.value = text = str(value)
+                text = str(value)
+                if (len(text) != len(old) or not old.isascii()) and self.resized is not None:
+                    self.resized(name, len(text) - (len(old) if old.isascii() else 4 * len(old)))
+                var.value = text
                 remember(text, value)
                 return value
         self.vars.arith_set(name, sub, value)

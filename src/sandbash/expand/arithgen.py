@@ -190,7 +190,12 @@ class _Gen:
         test = 'v is not None and type(v.value) is str and ((a := v.attrs) == 1 or a == 0 and not o["allexport"])'
 
         def body(ind: int) -> None:
-            self.emit(ind, f"v.value = r = str({value})")
+            # (a text of another size in bytes is charged to max_memory before it is stored, as
+            # Evaluator.set does)
+            self.emit(ind, f"r = str({value})")
+            self.emit(ind, "if len(r) != len(q := v.value) or not q.isascii():")
+            self.emit(ind + 1, f"ev.resized({cname}, len(r) - (len(q) if q.isascii() else 4 * len(q)))")
+            self.emit(ind, "v.value = r")
             self.remember(value, ind)
 
         self.found(cname, "w", "sw", test, body, f"ev.set({cname}, None, {value})", ind)

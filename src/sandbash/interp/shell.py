@@ -135,6 +135,7 @@ class Shell:
             ev.names = self.state.vars.local_names
             ev.opts = self.state.opts
             ev.bump = self.arith_bump
+            ev.resized = self.arith_resized
         setattr(self, name, ev)
         return ev
 
@@ -745,6 +746,14 @@ class Shell:
                 self.error(f"{self.arith_cmd or ('let: ' if under_let() else '')}{e.message}")
             else:
                 self.error(e.message)
+
+    def arith_resized(self, name: str, n: int) -> None:
+        """Arithmetic is about to store a text `n` bytes longer (or shorter) in the plain variable
+        `name` (the evaluator's own store, which found it): charged to max_memory first, as
+        Variables.store_plain charges an assignment's, so a limit leaves the old value."""
+        store = self.state.vars
+        i, _ = store.find_scope(name)
+        store.charge(store.scopes[i], n)
 
     def arith_bump(self, name: str, sub: str, delta: int) -> int | None:
         """`m[$w]++`, `a[3]--` (arithops.incdec of an element): the element read with one lookup
