@@ -481,6 +481,24 @@ def _tiered(text: str, node: Arith, cold: Fn) -> Fn:
     return tiered
 
 
+def assign_generated(text: str, name: str) -> Callable[[Evaluator], int | None] | None:
+    """`name=$(( text ))` generated as one function (arithgen.generate_assign), when the text
+    parses, is not too long and the generated functions' budget (GEN_CHARS) has room; else None.
+    For a caller that has evaluated it HOT_CALLS times its usual way (Shell.arith_assign_fn)."""
+    if len(text) > GEN_LONGEST or _COMPILED.generated + len(text) > GEN_CHARS:
+        return None
+    try:
+        node = parse_or_raise(text)
+    except ArithError:
+        return None
+    from .arithgen import generate_assign
+
+    fn = generate_assign(node, name)
+    if fn is not None:
+        _COMPILED.generated += len(text)
+    return fn
+
+
 class Template:
     """Arithmetic text with slots where its expansions were (`_sbSlot0_ % 3`), compiled once:
     `fn` runs it with Evaluator.slots holding the slots' numbers and `text` set to the template.

@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .arith import Fn
+    from .arith import Evaluator, Fn
 
 MAX_NODES = 200
 MAX_DEPTH = 48  # nodes from the root down (Python's tokenizer allows 100 levels of indentation)
@@ -179,11 +179,14 @@ class _Gen:
         self.emit(ind + 1, "else:")
         self.emit(ind + 2, slow)
 
-    def store(self, name: str, sub: str | None, value: str, ind: int) -> None:
-        """Assign `value` (a name holding an int) as Evaluator.set does."""
+    def store(self, name: str, sub: str | None, value: str, ind: int, slow: str | None = None) -> None:
+        """Assign `value` (a name holding an int) as Evaluator.set does. `slow`: the statement for
+        a variable that is not an existing plain string one (else Evaluator.set)."""
         cname, csub = self.const(name), self.sub(sub)
+        if slow is None:
+            slow = f"ev.set({cname}, {csub}, {value})"
         if sub is not None or name in SPECIAL_ASSIGN:
-            self.emit(ind, f"ev.set({cname}, {csub}, {value})")
+            self.emit(ind, slow)
             return
         self.writes = True
         # Evaluator.set's own fast path: an existing plain string variable (its walk), stored here
@@ -198,7 +201,7 @@ class _Gen:
             self.emit(ind, "v.value = r")
             self.remember(value, ind)
 
-        self.found(cname, "w", "sw", test, body, f"ev.set({cname}, None, {value})", ind)
+        self.found(cname, "w", "sw", test, body, slow, ind)
 
     def remember(self, value: str, ind: int) -> None:
         """arithops.remember, inline: `r` is str(value), just stored."""
@@ -358,11 +361,28 @@ def generate(node: Arith | Slot) -> Fn | None:
     if not fits(node):
         return None
     gen = _Gen()
+    return _function(gen, gen.expr(node, 1))  # type: ignore[return-value]
+
+
+def generate_assign(node: Arith, name: str) -> Callable[[Evaluator], int | None] | None:
+    """`name=$(( node ))` (an assignment, not arithmetic's `=`) as one Python function: `node`
+    evaluated as generate's function does, then its text stored as arithmetic stores it when
+    `name` is an existing plain string variable (None returned); else the value is returned for
+    the assignment to store its own way (a new variable, attributes, a reference: set_var). None:
+    too large or deep to generate, or a special name."""
+    if not fits(node) or name in SPECIAL_ASSIGN:
+        return None
+    gen = _Gen()
     result = gen.expr(node, 1)
+    gen.store(name, None, result, 1, f"return {result}")
+    return _function(gen, "None")
+
+
+def _function(gen: _Gen, result: str) -> Callable[[Evaluator], int | None]:
     namespace: dict[str, object] = {**_HELPERS, **gen.consts}
     # the source spells only our own names and operators; the script's names, subscripts and
     # numbers are the constants in `namespace` (see the module's docstring)
     exec(compile(gen.source(result), "<arith>", "exec"), namespace)
     fn = namespace["_arith"]
     assert callable(fn)
-    return fn
+    return fn  # type: ignore[no-any-return]

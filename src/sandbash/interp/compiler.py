@@ -38,6 +38,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..expand.arith import ArithError
+from ..expand.arithops import remember
 from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site
@@ -363,6 +364,10 @@ class Compiler:
         set_var = ex.va.set_var
         failed = ex.assign_failed
         assigned = ex.assigned
+        # `name=$(( text ))` with nothing in the text to expand: evaluated, and once hot stored,
+        # by one generated function (Shell.arith_assign_fn; a value it gives back is stored here)
+        text = _one_arith_text(a.value) if store is not None and not append else None
+        assign_fn = sh.arith_assign_fn(text, name) if text is not None else None
 
         def scalar() -> int:
             if not mode.plain and _assignment_changed(st):
@@ -378,9 +383,15 @@ class Compiler:
             ex.last_cmdsub_status = None
             mark = len(procs) if procs else 0
             try:
-                value = value_fn()
-                if store is None or not store(name, value, append):
-                    set_var(name, value, append=append)
+                if assign_fn is None:
+                    value = value_fn()
+                    if store is None or not store(name, value, append):
+                        set_var(name, value, append=append)
+                elif (number := assign_fn()) is not None:
+                    value = str(number)
+                    remember(value, number)  # (as text_fn: read back without parsing)
+                    if not store(name, value, False):  # type: ignore[misc]  # (store is set)
+                        set_var(name, value)
             except (ExpansionError, ArithError, AssignError) as e:
                 return failed(e)
             if ex.last_cmdsub_status or (procs and len(procs) > mark):
@@ -1254,6 +1265,17 @@ def _local_argv(ex: Executor, cmd: A.SimpleCommand, pairs: list[tuple[str, str |
     if len(argv) > ex.sh.rt.limits.max_arguments:
         ex.expander.end_argv(argv)
     return ex.run_argv(cmd, argv, None, None, mark)
+
+
+def _one_arith_text(word: A.Word | None) -> str | None:
+    """The text of a word that is one `$(( ))` or `"$(( ))"` with nothing in it to expand (its
+    value is the number's text either way), else None."""
+    parts = word.parts if word is not None else ()
+    if len(parts) == 1 and type(parts[0]) is A.DQ:
+        parts = parts[0].parts
+    if len(parts) == 1 and type(p := parts[0]) is A.ArithSub:
+        return literal_arith(p.word)
+    return None
 
 
 def _no_text() -> str:
