@@ -3,6 +3,7 @@
 
     python benchmarks/bench.py                  # every workload, 5 timed pairs each
     python benchmarks/bench.py --only core      # interpreter workloads only (no input files)
+    python benchmarks/bench.py --only agent     # the loops agents write over a CSV
     python benchmarks/bench.py --only fib,grep_count --runs 9
     python benchmarks/bench.py latency          # in-process cost of one small exec
 
@@ -33,6 +34,9 @@ HERE = Path(__file__).resolve().parent
 WORKLOADS = HERE / "workloads"
 CORE = ["startup", "arith_loop", "funcs", "fib", "strings", "array_append", "assoc_count", "cmdsubst"]
 DATA = ["grep_count", "sed_wc", "top_users", "cut_sort", "jq_select", "fs_tree"]
+# the loops agents write over a CSV ($DATA/orders.csv): read and split lines, sum into arrays, match
+AGENT = ["read_sum", "assoc_sum", "read_array", "case_loop", "concat", "regex_loop", "collect", "strip_cmp"]
+ORDERS = 30000  # lines of orders.csv: bash takes about 0.1-0.3 s on each agent row
 
 
 # ------------------------------------------------------------ input data
@@ -85,6 +89,14 @@ def make_data(data_dir: Path, log_mb: int) -> None:
             for i in range(60000)
         ]
         js.write_text(json.dumps(items))
+    orders = data_dir / "orders.csv"
+    if not orders.exists():
+        rng = random.Random(7)
+        rows = (
+            f"user{rng.randrange(1, 301)},item{rng.randrange(1, 100)},{rng.randrange(1, 10)}\n"
+            for _ in range(ORDERS)
+        )
+        orders.write_text("".join(rows))
 
 
 # ------------------------------------------------------------ measuring
@@ -376,7 +388,7 @@ def main() -> int:
         return _bashkit_main(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", nargs="?", default="run", choices=["run", "latency"])
-    ap.add_argument("--only", default="", help="comma-separated workloads, or 'core' / 'data'")
+    ap.add_argument("--only", default="", help="comma-separated workloads, or 'core' / 'data' / 'agent'")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--log-mb", type=int, default=20, help="size of the log input (20 or 100)")
     ap.add_argument("--scratch", default=os.environ.get("SANDBASH_BENCH_DIR", ""))
@@ -399,11 +411,9 @@ def main() -> int:
     if args.mode == "latency":
         print(latency(500))
         return 0
-    names = CORE + DATA
-    if args.only == "core":
-        names = CORE
-    elif args.only == "data":
-        names = DATA
+    names = CORE + DATA + AGENT
+    if args.only in ("core", "data", "agent"):
+        names = {"core": CORE, "data": DATA, "agent": AGENT}[args.only]
     elif args.only:
         names = args.only.split(",")
     if not args.no_variants:
