@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache, partial
 
 from ..expand.arith import ArithError
+from ..expand.arithops import wrap
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
 from ..expand.words import literal_text, plain_literal
@@ -768,7 +769,9 @@ class Executor:
                     continue
                 if append and name not in temp and var is not None and isinstance(var.value, str):
                     if var.attrs & INTEGER:  # `x+=5 cmd` with an integer x adds, as bash does
-                        value = str(self.sh.arith_eval(var.value or "0") + self.sh.arith_eval(value or "0"))
+                        value = str(
+                            wrap(self.sh.arith_eval(var.value or "0") + self.sh.arith_eval(value or "0"))
+                        )
                     else:
                         value = var.value + value
                     append = False

@@ -7,6 +7,7 @@ import time
 
 from ..expand import casemap
 from ..expand.arith import ArithError
+from ..expand.arithops import wrap
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import ALIAS_BUCKETS, ELEMENT_OVERHEAD, FILENAME_BUCKETS, AssocArray, IndexedArray
@@ -683,7 +684,8 @@ class Variables:
                 raise IntValueError(e.render(), 1, exits=True) from None
             if append_to is not None:
                 try:
-                    n += self.sh.arith_eval(append_to) if append_to.strip() else 0
+                    # the sum wraps at 64 bits as bash's intmax_t does (`n+=1` past INT64_MAX)
+                    n = wrap(n + (self.sh.arith_eval(append_to) if append_to.strip() else 0))
                 except ArithError as e:
                     raise IntValueError(e.render(), 1, exits=True) from None
             return str(n)
