@@ -256,3 +256,26 @@ def test_an_arithmetic_store_gives_back_the_text_it_replaces(sess: Session) -> N
     assert held(sess) - base >= 100_000
     sess.exec("((x = 1))")
     assert held(sess) - base < 1_000
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "for ((i=0; i<1100; i++)); do x=1; done",
+        "i=0; while ((i < 1100)); do ((i++)); done",
+        "i=0; while ((i < 1100)); do ((++i)); done",
+        "i=0; while ((i < 1100)); do x=$((i++)); done",
+        "i=0; while ((i < 1100)); do let i++; done",
+        "i=1100; while ((i > -1100)); do : $((i--)); done",
+        "i=9223372036854775000; while ((i > 0)); do ((i++)); done",  # (the wrap to negative)
+    ],
+)
+def test_increments_that_change_the_length_are_charged(sess: Session, loop: str) -> None:
+    # each step past HOT_CALLS is the generated function's `i++`: 999 -> 1000 grows the text by a
+    # character; uncharged, unset gave back a byte more than was charged at each such step
+    sess.exec("y=1; unset i x")
+    base = held(sess)
+    for _ in range(3):
+        sess.exec(loop)
+        sess.exec("unset i x")
+        assert held(sess) == base

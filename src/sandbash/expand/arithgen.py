@@ -261,7 +261,13 @@ class _Gen:
             self.emit(ind, f"{old} = int(r) if o1 is None else o1")
             self.emit(ind, f"{new} = {old} + {delta}")
             self.wrap_if_over(new, ind)
-            self.emit(ind, f"v.value = r = str({new})")
+            # (a text of another length is charged to max_memory before it is stored, as store()
+            # does: 9 -> 10, -1 -> 0; the old text is a plain decimal or one arithmetic stored,
+            # ASCII either way)
+            self.emit(ind, f"q = str({new})")
+            self.emit(ind, "if len(q) != len(r):")
+            self.emit(ind + 1, f"ev.resized({name}, len(q) - len(r))")
+            self.emit(ind, "v.value = r = q")
             self.remember(new, ind)
             if not node.prefix:
                 self.emit(ind, f"{x} = {old}")
