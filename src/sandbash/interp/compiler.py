@@ -34,7 +34,7 @@ suite and the conformance harnesses run both ways and must agree."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from ..expand.arith import ArithError
@@ -60,7 +60,6 @@ from .variables import NOT_PLAIN, AssignError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..expand.words import Expander
-    from ..shvars.vars import VarStore
     from .evaluator import Evaluator
     from .executor import Executor
     from .state import ShellState
@@ -803,67 +802,9 @@ class Compiler:
         checked = len(set(names)) == len(names) and all(
             valid_name(name) and name not in SPECIAL_ASSIGN and name not in NOASSIGN for name in names
         )
-        ex = self.ev.ex
-        st = ex.state
-        mode = st.run_mode  # (never another: the state's own, see runmode.py)
-        sh = ex.sh
-        expander = ex.expander
-        procs = ex.pr.procsubs
-        line = cmd.line
         if len(words) == 1 and checked:
             return self._local_one(cmd, slow, words[0][0], words[0][1])
-
-        def local_cmd() -> int:
-            if not mode.plain:  # (and _begin, inline as in simple())
-                return slow()
-            rt = sh.rt
-            opts = st.opts
-            st.line = line
-            if not st.in_trap:
-                sh.current_command = cmd
-            budget = rt.budget  # (Budget.command inline)
-            budget.commands += 1
-            if budget.commands >= budget.command_stop:
-                budget.command_slow()
-            ex.last_cmdsub_status = None
-            mark = len(procs) if procs else 0
-            expander.begin_argv()
-            # every value expanded before any name is made (one loop in this frame: a list
-            # comprehension and an any() generator were two frames more)
-            pairs: list[tuple[str, str | None]] = []
-            longest = 0
-            try:
-                for name, value_fn in words:
-                    if value_fn is None:
-                        pairs.append((name, None))
-                    else:
-                        text = value_fn()
-                        if len(text) > longest:
-                            longest = len(text)
-                        pairs.append((name, text))
-            except (ExpansionError, ArithError, AssignError) as e:
-                return ex.words_failed(e, mark)
-            limits = rt.limits
-            if (
-                opts["allexport"]
-                or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
-                or expander._arg_bytes >= ARGV_HELD_MIN  # (Expander.argv_held's test, inline)
-                or len(pairs) >= limits.max_arguments
-                or longest > limits.max_string_length
-                or "local" in st.functions
-                or "local" in st.disabled_builtins
-                or not (_declare_each(st.vars, pairs) if checked else st.vars.declare_locals(pairs))
-            ):
-                return _local_argv(ex, cmd, pairs, mark)
-            name, value = pairs[-1]
-            st.last_arg = name if value is None else name + "=" + value  # (run_argv: $_)
-            if procs and len(procs) > mark:
-                ex.pr.finish_procsubs(mark)
-            st.last_status = 0
-            st.pipestatus = _ZERO
-            return 0
-
-        return local_cmd
+        return self._local_many(cmd, slow, tuple(names), tuple(fn for _, fn in words), checked)
 
     def _local_one(
         self, cmd: A.SimpleCommand, slow: Code, name: str, value_fn: Callable[[], str] | None
@@ -920,6 +861,89 @@ class Compiler:
             return 0
 
         return local_one
+
+    def _local_many(
+        self,
+        cmd: A.SimpleCommand,
+        slow: Code,
+        names: tuple[str, ...],
+        value_fns: tuple[Callable[[], str] | None, ...],
+        checked: bool,
+    ) -> Code:
+        """local_cmd of more than one word, or of one name the store checks as it runs: every
+        value expanded before any name is made, the names made by VarStore.declare_each when
+        `checked` (valid, distinct and not special as written: `local n=$1 left`, `local x y`),
+        else by declare_locals, which checks them."""
+        ex = self.ev.ex
+        st = ex.state
+        mode = st.run_mode  # (never another: the state's own, see runmode.py)
+        sh = ex.sh
+        expander = ex.expander
+        procs = ex.pr.procsubs
+        line = cmd.line
+        count = len(names)
+        last = names[-1]
+        # a `local` with no value to expand (`local x y`): the values decided now
+        fixed: tuple[None, ...] | None = (None,) * count if not any(value_fns) else None
+
+        def local_many() -> int:
+            if not mode.plain:  # (and _begin, inline as in simple())
+                return slow()
+            rt = sh.rt
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            budget = rt.budget  # (Budget.command inline)
+            budget.commands += 1
+            if budget.commands >= budget.command_stop:
+                budget.command_slow()
+            ex.last_cmdsub_status = None
+            mark = len(procs) if procs else 0
+            expander.begin_argv()
+            limits = rt.limits
+            values: Sequence[str | None]
+            if fixed is not None:
+                values = fixed
+            else:
+                # every value expanded before any name is made (as the builtin's words)
+                values = []
+                longest = 0
+                try:
+                    for fn in value_fns:
+                        if fn is None:
+                            values.append(None)
+                        else:
+                            text = fn()
+                            if len(text) > longest:
+                                longest = len(text)
+                            values.append(text)
+                except (ExpansionError, ArithError, AssignError) as e:
+                    return ex.words_failed(e, mark)
+                if longest > limits.max_string_length:
+                    return _local_argv(ex, cmd, list(zip(names, values)), mark)  # noqa: B905
+            if (
+                st.opts["allexport"]
+                or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
+                or expander._arg_bytes >= ARGV_HELD_MIN  # (Expander.argv_held's test, inline)
+                or count >= limits.max_arguments
+                or "local" in st.functions
+                or "local" in st.disabled_builtins
+                or not (
+                    st.vars.declare_each(names, values)
+                    if checked
+                    else st.vars.declare_locals(list(zip(names, values)))  # noqa: B905
+                )
+            ):
+                return _local_argv(ex, cmd, list(zip(names, values)), mark)  # noqa: B905
+            value = values[-1]
+            st.last_arg = last if value is None else last + "=" + value  # (run_argv: $_)
+            if procs and len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+            st.last_status = 0
+            st.pipestatus = _ZERO
+            return 0
+
+        return local_many
 
     def plan(self, cmd: A.SimpleCommand) -> Plan:
         words = cmd.words
@@ -1240,18 +1264,6 @@ def _sequence_returning(codes: tuple[Code, ...]) -> Code:
         return status
 
     return run_list
-
-
-def _declare_each(store: VarStore, pairs: list[tuple[str, str | None]]) -> bool:
-    """`local` of names checked valid, distinct and not special, made one by one
-    (VarStore.declare_local: less work than declare_locals' two passes). False where one cannot be
-    made (a readonly name, one local with attributes, a temporary binding to inherit): the builtin then
-    runs on all the words, finds the names made before it local already and assigns them the
-    values it would have made them with, so the result is the same as the builtin's alone."""
-    for name, value in pairs:  # noqa: SIM110  (all() over a generator: a frame more per name)
-        if not store.declare_local(name, value):
-            return False
-    return True
 
 
 def _local_argv(ex: Executor, cmd: A.SimpleCommand, pairs: list[tuple[str, str | None]], mark: int) -> int:

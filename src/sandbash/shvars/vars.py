@@ -615,6 +615,65 @@ class VarStore:
         scope.locals.add(name)
         return True
 
+    def declare_each(self, names: Sequence[str], values: Sequence[str | None]) -> bool:
+        """`local` of names the caller knows valid, distinct and not special (the compiler's
+        `local n=$1 left`, `local x y`), each made (or assigned again, _local_again) here in turn,
+        in one frame: True. False at the first that cannot be (a readonly name, one local with
+        attributes, a temporary binding to inherit, outside a function), those before it made: the
+        builtin then runs on all the words, finds them local already and assigns them the values
+        it would have made them with, so the result is the builtin's alone. (declare_local's steps
+        in one loop: a call of it per name, and its set-up again, were a sixth of a `local n=$1 left`.)"""
+        scopes = self.scopes
+        scope = scopes[-1]
+        if not scope.func:
+            return False
+        readonly = self.readonly_names
+        acct = self.acct
+        names_below = self.local_names  # (scope.names: the scope is pushed)
+        made = scope.locals
+        for name, value in zip(names, values):  # noqa: B905  (the compiler's own pairs: one length)
+            if name in readonly:
+                return False
+            if name in scope:
+                if not self._local_again(scope, name, value):
+                    return False
+                continue
+            if value is None:
+                if len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
+                    return False  # inherits the temporary binding: the general path knows how
+                n = VAR_OVERHEAD
+            else:
+                n = VAR_OVERHEAD + (len(value) if value.isascii() else 4 * len(value))
+            held = acct.held + n  # (max_memory before storing: MemAccount.add's common case inline)
+            if held <= acct.charged:
+                acct.held = held
+            else:
+                acct.add(n)
+            scope.acct = acct
+            var = object.__new__(Var)  # (as clone: Var() through __init__ costs twice as much)
+            var.value = value
+            var.attrs = 0
+            # a local hiding an exported variable is exported (bash's find(), from the scope
+            # below; only the globals can hold a name local_names has not)
+            if len(scopes) == 2 or name not in names_below:
+                # (a function called from the top level: the globals are the only scope below)
+                hidden = scopes[0].get(name)
+                if hidden is not None and hidden.attrs & EXPORT:
+                    var.attrs = EXPORT
+                names_below.add(name)
+            else:
+                i = len(scopes) - 2
+                while i >= 0:
+                    hidden = scopes[i].get(name)
+                    if hidden is not None:
+                        if hidden.attrs & EXPORT:
+                            var.attrs = EXPORT
+                        break
+                    i -= 1
+            _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
+            made.add(name)
+        return True
+
     def _local_again(self, scope: Scope, name: str, value: str | None) -> bool:
         """`local name[=value]` of a plain local of this very function (a `local` in a loop of its
         body): bash finds the variable already there and assigns the value, if any, keeping it

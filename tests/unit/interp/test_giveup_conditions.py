@@ -55,7 +55,7 @@ KINDS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "case": ("", f"case $i{SEEN} in 2) x=two;; *) x=other;; esac", (), "case_cmd"),
     # function bodies compile on their second run (the loop's second iteration), where the
     # condition is turned on inside the body ({on}), just before the closure runs
-    "local": (f'g() {{ {{on}} local v=$1{SEEN} w; echo "g:$v"; }}', "g $i", ("echo",), "local_cmd"),
+    "local": (f'g() {{ {{on}} local v=$1{SEEN} w; echo "g:$v"; }}', "g $i", ("echo",), "local_many"),
     "return": (f"h() {{ {{on}} return $(( $1 + 3 )){SEEN}; }}", 'h $i; echo "h:$?"', ("echo",), "return_cmd"),
     # (an argument bash reads as a number unless set -k moves it to the environment)
     "return-keyword": ("h() { {on} return k=$1; }", 'h $i; echo "h:$?"', ("echo",), "return_cmd"),

@@ -31,10 +31,13 @@ def _store_in_function() -> VarStore:
 def test_local_again_assigns_and_charges_the_difference(
     first: str | None, again: str | None, checked: bool
 ) -> None:
-    for multi in (False, True):
+    for multi in (False, True, "each"):
         store = _store_in_function()
         before = store.held()
-        if multi:
+        if multi == "each":  # (the compiler's `local a=... n=1`, names checked as written)
+            assert store.declare_each(("a", "n"), (first, "1"))
+            assert store.declare_each(("a", "m"), (again, None))
+        elif multi:
             assert store.declare_locals([("a", first), ("n", "1")], checked)
             assert store.declare_locals([("a", again), ("m", None)], checked)
         else:
@@ -66,6 +69,7 @@ def test_local_again_keeps_export_and_refuses_the_rest() -> None:
         assert not store.declare_locals(pairs)
         if len(pairs) == 1:
             assert not store.declare_local(*pairs[0])
+            assert not store.declare_each(*zip(*pairs, strict=True))
     assert store.held() == held
     assert [scope[k].value for k in "eith"] == ["2", "1", "temp", "hidden"]
 
