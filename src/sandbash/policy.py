@@ -29,6 +29,8 @@ A `Policy` is pure data plus rule matching:
     nothing it cannot do), but naming a spelling (`zcat`) allows that spelling only, and no
     allow entry reaches a program with a front end of its own (`grep` does not allow `rg`: other
     defaults, recursion, ignore files). Builtin spellings are the same function: any allows all.
+    A path is read as a deny entry's is: `/usr/bin/jq` allows sandbash's `jq` (as `jq` would),
+    any other path the script at that canonical path.
   `decide` sees `target` = the implementation that runs (`grep` for `egrep`, `rm` for the hashed
   `cat`, the script's path for a script) and `argv` as the program receives it.
 - **paths**: grants such as `/data:ro` and `/workspace:rw`. The last `:ro`/`:rw` is the mode (no
@@ -582,7 +584,8 @@ class Policy:
             return self._denied_by_list(name, base, real, denied, runs)
         if self.allow is None:
             return _ALLOW_ALL  # decisions are frozen: the common answers are shared
-        if real in self._allow_closure() or (runs or name) in self.allow:
+        allowed = self.__dict__.get("_allowed") or self._allow_closure()
+        if real in allowed or (runs or name) in allowed:
             return _ALLOW_LISTED
         if kind == "function":
             return _ALLOW_FUNCTION
@@ -631,11 +634,15 @@ class Policy:
 
     def _allow_closure(self) -> frozenset[str]:
         """Every name the allow list allows: each entry, and the spellings of an entry that names
-        an implementation (module docstring)."""
+        an implementation (module docstring). An entry written as a path is read as a deny entry
+        is (`_own_command`): `/usr/bin/jq` allows sandbash's `jq`, any other path the script at
+        that canonical path; else the entry would allow nothing, not even itself."""
         cached = self.__dict__.get("_allowed")
         if cached is None:
             names: set[str] = set()
-            for a in self.allow or ():
+            for entry in self.allow or ():
+                a = _own_command(entry)
+                a = normpath(a) if a.startswith("/") else a
                 names.add(a)
                 names |= _allowed_spellings(a)
             cached = frozenset(names)
