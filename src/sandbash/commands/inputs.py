@@ -60,6 +60,7 @@ class Inputs:
         "stream",
         "dir_errno",
         "dirs_open",
+        "open_errors",
     )
 
     def __init__(
@@ -93,6 +94,9 @@ class Inputs:
         # a directory operand is handed to the body as a stream whose reads fail, for a tool that
         # reads as if the failure were the end of its input (cksum's crc: `cksum d` sums nothing)
         self.dirs_open = False
+        # a wording of its own for some errnos (binutils strings: only ENOENT is "No such file";
+        # a refused name is named with its refusal and rule, never as missing)
+        self.open_errors: dict[int, str] = {}
 
     def fail(self, template: str, err: int | None) -> None:
         """Name the current operand on stderr in `template`'s words; the status becomes 1."""
@@ -125,7 +129,7 @@ class Inputs:
                 if e.errno != errno.EISDIR:
                     if self.on_open_error is not None:
                         self.on_open_error()
-                    self.fail(self.open_error, e.errno)
+                    self.fail(self.open_errors.get(e.errno or 0, self.open_error), e.errno)
                     continue
                 if not self.dirs_open:
                     self.opened += 1

@@ -960,6 +960,16 @@ class FsView:
         except FsError:
             return None
 
+    def stat_error(self, path: str, follow: bool = True) -> FsError | None:
+        """Why `path` cannot be stat'ed (None: it can). For a command that tests a name before it
+        says why it failed: a name the policy refuses is reported as refused, with its rule (the
+        FsError's errno), never as missing, the answer `try_stat(...) is None` would give."""
+        try:
+            (self.vfs.stat if follow else self.vfs.lstat)(self.abspath(path))
+        except FsError as e:
+            return e
+        return None
+
     def exists(self, path: str) -> bool:
         return self.try_stat(path) is not None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import errno
 import re
 from collections.abc import Callable
 
@@ -377,7 +378,13 @@ def cmd_strings(ctx: Ctx) -> int:
     sep = (opts.get("output_separator") or "\n").encode()
     out = Out(ctx.stdout)
     # binutils' words; a directory is a warning (status 1)
-    inputs = ctx.inputs(files, "'{name}': No such file", "Warning: '{name}' is a directory", out.flush)
+    inputs = ctx.inputs(
+        files,
+        "Warning: could not locate '{name}'.  reason: {err}",
+        "Warning: '{name}' is a directory",
+        out.flush,
+    )
+    inputs.open_errors[errno.ENOENT] = "'{name}': No such file"
     for name, stream in inputs:
         with (
             ctx.hold_memory() as mem,

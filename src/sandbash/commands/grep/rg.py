@@ -208,11 +208,12 @@ def cmd_rg(ctx: Ctx) -> int:
         if path == "-":
             files.append(("-", "<stdin>", True))
             continue
-        st = ctx.fs.try_stat(path)
-        if st is None:
+        try:
+            st = ctx.fs.stat(path)
+        except FsError as failed:  # (a refused name says so, with its rule)
             ctx.stderr.write(
-                f"rg: {path}: IO error for operation on {path}: No such file or directory "
-                f"(os error 2)\n".encode("utf-8", "surrogateescape")
+                f"rg: {path}: IO error for operation on {path}: {failed.message} "
+                f"(os error {int(failed.errno or 0)})\n".encode("utf-8", "surrogateescape")
             )
             error = True
             continue

@@ -157,11 +157,14 @@ def _program(ctx: Ctx, opts: dict[str, Any], rest: list[str]) -> tuple[str, str,
         with ctx.hold_memory() as mem:
             mem.charge(st.size)
             data = ctx.fs.read_bytes(path)
-    except FsError:
-        ctx.stderr.write(
-            f"Error: Cannot find module '{path}'\n  code: 'MODULE_NOT_FOUND'\n\n"
-            f"Node.js {NODE_VERSION}\n".encode("utf-8", "surrogateescape")
+    except FsError as e:
+        # a name the policy refuses is named with the refusal and its rule (node's EACCES words)
+        why = (
+            f"Error: EACCES: {e.message[:1].lower()}{e.message[1:]}, open '{path}'\n  code: 'EACCES'"
+            if e.rule
+            else f"Error: Cannot find module '{path}'\n  code: 'MODULE_NOT_FOUND'"
         )
+        ctx.stderr.write(f"{why}\n\nNode.js {NODE_VERSION}\n".encode("utf-8", "surrogateescape"))
         return None
     return data.decode("utf-8", "replace"), path, [EXEC_PATH, path, *rest[1:]]
 

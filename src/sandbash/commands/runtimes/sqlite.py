@@ -210,19 +210,23 @@ class Shell:
         if path is not None and path not in ("", ":memory:"):
             self.db_path = path
             try:
-                st = ctx.fs.try_stat(path)
-                if st is None:
+                try:
+                    st = ctx.fs.stat(path)
+                except FsError as e:
+                    if e.rule or e.errno != errno.ENOENT:
+                        raise  # (a refused name is not a new database)
                     parent = path.rsplit("/", 1)[0] if "/" in path else "."
                     if not ctx.fs.is_dir(parent or "/"):
-                        raise FsError(errno.ENOENT, path)
-                elif st.size:
-                    ctx.budget.charge_memory(st.size)
-                    self._held = st.size
-                    self.original = ctx.fs.read_bytes(path)
-            except FsError:
-                ctx.stderr.write(
-                    f'Error: unable to open database "{path}": unable to open database file\n'.encode()
-                )
+                        raise
+                else:
+                    if st.size:
+                        ctx.budget.charge_memory(st.size)
+                        self._held = st.size
+                        self.original = ctx.fs.read_bytes(path)
+            except FsError as e:
+                # SQLite's words; a policy refusal is named with its rule instead
+                why = e.message if e.rule else "unable to open database file"
+                ctx.stderr.write(f'Error: unable to open database "{path}": {why}\n'.encode())
                 return 1
         length = max(1, min(ctx.limits.max_string_length, SQLITE_MAX_LENGTH))
         self.aux = Aux(lib, length)
@@ -349,12 +353,15 @@ class Shell:
             # SQLITE_TOOBIG under sandbash's own length limit (the real shell's is 1e9): the limit
             # is named, as the guards name it, rather than a value the real shell would give
             raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.aux.limit) from None
-        prepare = primary in (1, 23)  # SQLITE_ERROR, SQLITE_AUTH: the statement did not compile
+        # SQLITE_ERROR, SQLITE_AUTH: the statement did not compile; SQLITE_NOTADB: the schema
+        # could not be read to compile it (`sqlite3 notes.txt 'create table t(a)'`)
+        prepare = primary in (1, 23, 26)
         denied = str(getattr(e, "denied", ""))  # what the worker's authorizer refused
         if primary == 23 and denied:
             msg += f" ({denied})"
         if line is None:
-            text_ = f"Error: in prepare, {msg}" if prepare else f"Error: stepping, {msg} ({primary})"
+            code_ = f" ({primary})" if primary == 26 else ""
+            text_ = f"Error: in prepare, {msg}{code_}" if prepare else f"Error: stepping, {msg} ({primary})"
         else:
             text_ = (
                 f"Parse error near line {line}: {msg}"
@@ -363,7 +370,7 @@ class Shell:
             )
         self.ctx.stderr.write((text_ + "\n").encode("utf-8", "surrogateescape"))
         self.errors += 1
-        raise SqlFailed(1 if prepare else primary)
+        raise SqlFailed(1 if primary in (1, 23) else primary)
 
     # ------------------------------------------------------------ input
 

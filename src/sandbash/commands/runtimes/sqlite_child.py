@@ -149,10 +149,15 @@ class Server:
         for name, fn in guards.make_guards(self.aux, self._keep_stop, lambda: None).items():
             conn.create_function(name, GUARD_ARGS.get(name, -1), fn, deterministic=True)
         conn.execute("PRAGMA temp_store=MEMORY")
-        page = conn.execute("PRAGMA page_size").fetchone()[0] or 4096
-        conn.execute(f"PRAGMA max_page_count={max(16, memory // page)}")
         if req.get("readonly"):
             conn.execute("PRAGMA query_only=ON")
+        try:
+            page = conn.execute("PRAGMA page_size").fetchone()[0] or 4096
+            conn.execute(f"PRAGMA max_page_count={max(16, memory // page)}")
+        except lib.DatabaseError:
+            # an image that is not a database (`sqlite3 notes.txt`): every statement that reads
+            # it fails as the real shell's does ("file is not a database"); `select 1` still runs
+            pass
         conn.set_authorizer(self._authorize)
         conn.set_progress_handler(self._progress, PROGRESS_OPCODES)
         self.base = _resident()  # the database image stands for the copy sandbash holds (charged)

@@ -95,7 +95,12 @@ def dot_command(sh: Shell, line: str, lineno: int | None) -> None:
     if cmd in ("quit", "exit"):
         sh.flush()
         raise ShellExit(int(args[0]) if cmd == "exit" and args and args[0].lstrip("-").isdigit() else 0)
-    handler(sh, args)
+    try:
+        handler(sh, args)
+    except (
+        sh.lib.Error
+    ) as e:  # a query of the dot-command failed (`.tables` of a file that is not a database)
+        _fail(sh, f"Error: {e}")
 
 
 def _prefix(cmd: str) -> str:

@@ -226,7 +226,8 @@ def cmd_env(ctx: Ctx) -> int:
         if debug is not None:
             debug(f"chdir:    {quoteaf(chdir)}\n")
         if not ctx.fs.is_dir(chdir):
-            why = "Not a directory" if ctx.fs.exists(chdir) else "No such file or directory"
+            refused = ctx.fs.stat_error(chdir)  # (a refused name says so, with its rule)
+            why = refused.message if refused is not None else "Not a directory"
             raise fail(ctx, f"cannot change directory to '{chdir}': {why}", 125)
     if debug is not None:
         debug(f"executing: {operands[0]}\n")

@@ -112,8 +112,9 @@ def _copy_with_header(ctx: Ctx, path: str) -> str | None:
     """more's banner before each file it can open (not on a terminal it shows one even for a single file)."""
     if ctx.fs.is_dir(path):
         return "directory"
-    if path != "-" and not ctx.fs.exists(path):
-        return strerror(2)
+    failed = ctx.fs.stat_error(path) if path != "-" else None
+    if failed is not None:
+        return failed.message  # (ENOENT, or the policy's refusal with its rule)
     ctx.out(f"::::::::::::::\n{path}\n::::::::::::::\n")
     return _copy(ctx, path)
 

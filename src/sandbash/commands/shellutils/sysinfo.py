@@ -755,8 +755,9 @@ def cmd_getconf(ctx: Ctx) -> int:
     if name in _PATH_VARS:
         if len(args) < 2:
             raise fail(ctx, f"Unrecognized variable `{name}'", 2)
-        if not ctx.fs.exists(args[1]):
-            raise fail(ctx, f"{args[1]}: No such file or directory")
+        failed = ctx.fs.stat_error(args[1])
+        if failed is not None:
+            raise fail(ctx, f"{args[1]}: {failed.message}")
         value = _PATH_VARS[name]
     else:
         if len(args) > 1:
