@@ -17,6 +17,7 @@ from sandbash.policy import Policy
 from sandbash.vfs.facade import Vfs
 
 TOOL = "/workspace/bin/tool"
+VICTIM = "/workspace/victim"
 
 
 def sandbox(policy: Policy) -> Bash:
@@ -25,6 +26,7 @@ def sandbox(policy: Policy) -> Bash:
     view.mkdir("/workspace/bin", parents=True)
     view.write_bytes(TOOL, b"echo tool ran\n")
     view.write_bytes("/workspace/bin/other", b"echo other ran\n")
+    view.write_bytes(VICTIM, b"precious\n")
     view.chmod(TOOL, 0o755)
     view.chmod("/workspace/bin/other", 0o755)
     return Bash(fs=vfs, cwd="/workspace", policy=policy)
@@ -88,3 +90,46 @@ def test_check_agrees_with_an_allow_entry_by_path() -> None:
     b = sandbox(Policy(["/usr/bin/jq", "/bin/echo"]))
     assert b.check("echo '{}' | jq .").allowed
     assert b.check("echo x | cat").status == "denied"
+
+
+# BASH_CMDS given whole (compound assignments, declare, a nameref) is the hash table, as in bash:
+# `cat` then runs rm, and the gate decides on rm (it ran cat before, and the table was a copy)
+RETARGETS = [
+    "BASH_CMDS=([cat]=/bin/rm); cat victim",
+    "BASH_CMDS+=([cat]=/bin/rm); cat victim",
+    "BASH_CMDS=(cat /bin/rm); cat victim",
+    "declare -A BASH_CMDS=([cat]=/bin/rm); cat victim",
+    "declare -A BASH_CMDS+=([cat]=/bin/rm); cat victim",
+    "declare 'BASH_CMDS[cat]=/bin/rm'; cat victim",
+    "declare BASH_CMDS[cat]=/bin/rm; cat victim",
+    "typeset -A BASH_CMDS=([cat]=/bin/rm); cat victim",
+    "declare -g BASH_CMDS=([cat]=/bin/rm); cat victim",
+    "export BASH_CMDS=([cat]=/bin/rm); cat victim",
+    "declare -n r=BASH_CMDS; r[cat]=/bin/rm; cat victim",
+    "f() { BASH_CMDS=([cat]=/bin/rm); }; f; cat victim",
+    "f() { declare -g 'BASH_CMDS[cat]=/bin/rm'; }; f; cat victim",
+    "hash -p /bin/r cat; BASH_CMDS[cat]+=m; cat victim",
+    "hash -p /bin/r cat; BASH_CMDS+=([cat]+=m); cat victim",
+    "declare -A BASH_CMDS; BASH_CMDS=([cat]=/bin/rm); cat victim",
+]
+
+
+@pytest.mark.parametrize(
+    "policy", [Policy({"deny": ["rm"]}), Policy(["cat", "declare", "hash"])], ids=["deny", "allow"]
+)
+@pytest.mark.parametrize("script", RETARGETS)
+def test_bash_cmds_given_whole_retargets_and_the_gate_decides_on_what_runs(
+    policy: Policy, script: str
+) -> None:
+    b = sandbox(policy)
+    r = b.exec(script + "; cat victim")
+    assert "cat runs rm" in r.stderr, (r.stdout, r.stderr)
+    assert r.stdout == "" and r.exit_code == 126, (r.stdout, r.stderr)
+
+
+def test_a_local_bash_cmds_is_an_ordinary_variable() -> None:
+    """`local -A BASH_CMDS=(...)` / `declare -A` in a function make a local (bash): cat stays cat."""
+    r = sandbox(Policy({"deny": ["rm"]})).exec(
+        "f() { local -A BASH_CMDS=([cat]=/bin/rm); cat victim; declare -A BASH_CMDS=([cat]=/bin/rm); cat victim; }; f"
+    )
+    assert (r.stdout, r.exit_code) == ("precious\nprecious\n", 0), r.stderr

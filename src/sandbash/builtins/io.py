@@ -624,10 +624,13 @@ def _indexed_array_target(sh: Shell, cmd: str, name: str) -> bool:
         sh.builtin_error(cmd, f"`{name}': not a valid identifier")
         return False
     try:
-        var = sh.state.vars.find(sh.va.resolve_name(name)[0])
+        target = sh.va.resolve_name(name)[0]
     except AssignError:  # a circular reference: the assignment reports it
         return True
-    if var is not None and (var.attrs & ASSOC or isinstance(var.value, AssocArray)):
+    var = sh.state.vars.find(target)
+    if (var is not None and (var.attrs & ASSOC or isinstance(var.value, AssocArray))) or (
+        var is None and sh.va.table_target(target)
+    ):
         sh.builtin_error(cmd, f"{name}: not an indexed array")
         return False
     return True

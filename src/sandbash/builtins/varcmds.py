@@ -409,6 +409,15 @@ def _declare_one(
             # yet its status stays 0
             sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
             return True
+    if not local and sh.va.table_target(name) and (items is None or st.vars.function_scope() is None):
+        # BASH_CMDS/BASH_ALIASES at the top level are the tables themselves (`declare -A
+        # BASH_CMDS=([cat]=/bin/rm)` is `hash -p /bin/rm cat`): no ordinary variable is made
+        # (a list given by `declare -g`/`readonly`/`export` in a function makes one, as in bash)
+        if items is not None:
+            sh.va.fill_table(name, items)
+        elif has_value and sub:
+            sh.set_var(name, value, sub=sub, append=append, parsed=parsed)
+        return True
     # find or create the variable in the right scope
     vars_ = st.vars
     if local:

@@ -668,6 +668,30 @@ class Variables:
 
     # ------------------------------------------------------------ assignment
 
+    def table_target(self, name: str, scope: Scope | None = None) -> bool:
+        """Whether an assignment to `name` in `scope` (None: where the name is found) changes
+        the alias or command hash table itself, as bash's BASH_ALIASES/BASH_CMDS do: an element,
+        a compound assignment (`BASH_CMDS=([cat]=/bin/rm)`, `+=`, `declare -A`, `declare -g`,
+        `readonly`, `export` at the top level), never a local of that name (`local -A BASH_CMDS`
+        in a function makes an ordinary variable) nor after `unset` made the name ordinary."""
+        if name not in _TABLES or name in self.state.unspecial:
+            return False
+        vars_ = self.state.vars
+        return (scope is None or scope is vars_.scopes[0]) and vars_.find(name) is None
+
+    def table_put(self, name: str, key: str, value: str, append: bool = False) -> None:
+        """One entry of the alias or command hash table (`BASH_CMDS[cat]=/bin/rm` is `hash -p
+        /bin/rm cat`: the policy decides on the program the name then runs); `+=` appends to
+        the alias's text or the entry's path, as bash does."""
+        if name == "BASH_ALIASES":
+            aliases = self.state.aliases
+            aliases[key] = aliases.get(key, "") + value if append else value
+            return
+        hashed = self.state.hashed
+        if append and key in hashed:
+            value = hashed[key].partition(":")[2] + value
+        hashed[key] = hash_entry(value)
+
     def _scope_for_write(self, name: str) -> tuple[Scope, Var | None]:
         scopes = self.state.vars.scopes
         for i in range(len(scopes) - 1, -1, -1):
@@ -768,12 +792,8 @@ class Variables:
         if sub is not None and scope is None and sub and name not in _ELEMENT_SPECIAL:
             if self._set_plain_element(name, value, sub, append, parsed):
                 return
-        if sub is not None and scope is None and name in _TABLES and name not in self.state.unspecial:
-            key = self.sh.subscript_key(sub, parsed)
-            if name == "BASH_ALIASES":
-                self.state.aliases[key] = value
-            else:
-                self.state.hashed[key] = hash_entry(value)
+        if sub is not None and self.table_target(name, scope):
+            self.table_put(name, self.sh.subscript_key(sub, parsed), value, append)
             return
         if sub is not None and scope is None and name == "DIRSTACK" and name not in self.state.unspecial:
             # an element replaces that stack entry (dirs +N); the current directory (0) stays
@@ -811,6 +831,9 @@ class Variables:
                     raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False, named=True)
                 sub, parsed = tsub, None
             name = target
+            if sub and scope is None and self.table_target(name):  # `declare -n r=BASH_CMDS; r[cat]=...`
+                self.table_put(name, self.sh.subscript_key(sub, parsed), value, append)
+                return
         if sub == "":
             raise AssignError(f"{name}[]: bad array subscript")  # `a[]=x` (bash's valid_array_reference)
         if scope is None:
@@ -1246,6 +1269,9 @@ class Variables:
         if tsub is not None:
             raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False, named=True)
         written, name = name, target
+        if self.table_target(name, scope):
+            self.fill_table(name, items)
+            return
         if scope is None:
             target_scope, var = self._scope_for_write(name)
         else:
@@ -1272,6 +1298,19 @@ class Variables:
             raise ElementError.of(e) from None
         finally:
             _charge(self.state.vars, target_scope, value_size(var.value) - before)
+
+    def fill_table(self, name: str, items: list[tuple[str | None, str, bool]]) -> None:
+        """`BASH_CMDS=(...)`, `+=` alike: bash adds each element to the table (nothing is
+        emptied), keys and values paired as for any associative array, `[k]+=v` appending to
+        the entry there; entries the list does not change keep their hit counts."""
+        before = self._table_array(name)
+        scratch = Var(self._table_array(name), ASSOC)
+        self._fill_array(name, scratch, items, True, True)
+        table = scratch.value
+        assert isinstance(table, AssocArray)
+        for key, value in table.items():  # (as many as max_array_elements let _fill_array make)
+            if before.get(key) != value:
+                self.table_put(name, key, value)
 
     def compound_items(self, value: str, assoc: bool = False) -> list[tuple[str | None, str, bool]]:
         """The expanded words of a compound assignment given as a string, `(...)` (`declare -a
@@ -1441,8 +1480,10 @@ class Variables:
         except AssignError:
             return False
         var = self.state.vars.find(name)
-        if sub is not None or var is None:
+        if sub is not None:
             return False
+        if var is None:
+            return self.table_target(name)
         return var.attrs & ASSOC != 0 or isinstance(var.value, AssocArray)
 
     def noassign(self, name: str) -> bool:
