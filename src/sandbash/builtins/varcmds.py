@@ -409,7 +409,12 @@ def _declare_one(
             # yet its status stays 0
             sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
             return True
-    if not local and sh.va.table_target(name) and (items is None or st.vars.function_scope() is None):
+    if (
+        not local
+        and not set_attrs & NAMEREF  # (`declare -n BASH_CMDS=x`: refused below, as for every array)
+        and sh.va.table_target(name)
+        and (items is None or st.vars.function_scope() is None)
+    ):
         # BASH_CMDS/BASH_ALIASES at the top level are the tables themselves (`declare -A
         # BASH_CMDS=([cat]=/bin/rm)` is `hash -p /bin/rm cat`): no ordinary variable is made
         # (a list given by `declare -g`/`readonly`/`export` in a function makes one, as in bash)
