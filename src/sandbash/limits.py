@@ -36,7 +36,8 @@ class Limits(metaclass=Declared):
     max_string_length: int = 10 * 1024 * 1024
     max_substitution_depth: int = 50
     max_brace_expansion_results: int = 100_000
-    max_array_elements: int = 100_000
+    # a bound on counts; the memory elements take is charged to max_memory (~100 bytes each)
+    max_array_elements: int = 1_000_000
     max_file_descriptors: int = 1024
     max_sed_iterations: int = 100_000
     max_input_size: int = 1024 * 1024

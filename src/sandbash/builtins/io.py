@@ -528,8 +528,15 @@ def read_with_ifs(sh: Shell, argv: list[str], ifs: str | None) -> int:
         if array is not None:
             if not _indexed_array_target(sh, "read", array):
                 return 1  # (bash checks the name after reading the line)
-            fields = split_read_fields(text, escaped, ifs, 1 << 30) if text else []
-            sh.set_array(array, [(None, f, False) for f in fields])
+            # split no further than the array may hold (a 9 MB line of 4.5 M words held 700 MB
+            # of fields and items under a 96 MB budget); the items are charged while stored
+            limit = sh.rt.limits.max_array_elements
+            fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
+            if len(fields) > limit:
+                raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
+            with MemoryHold(sh.rt.budget) as held:
+                held.charge(len(fields) * 96)
+                sh.set_array(array, [(None, f, False) for f in fields])
             return status
         if not names:
             sh.set_var("REPLY", text)
@@ -642,10 +649,10 @@ def _mapfile_store(
     try:
         var = sh.state.vars.find(target)
         if callback is None and (origin is None or var is None or not isinstance(var.value, IndexedArray)):
-            start = origin or 0
-            items: list[tuple[str | None, str, bool]] = [
-                (str(start + k), v, False) for k, v in enumerate(lines)
-            ]
+            # the first line's index, then each next one: no index text to evaluate per line
+            items: list[tuple[str | None, str, bool]] = [(None, v, False) for v in lines]
+            if origin and items:
+                items[0] = (str(origin), lines[0], False)
             sh.set_array(target, items)
             return 0
         if origin is None or var is None or not isinstance(var.value, IndexedArray):

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
     from ..api import Bash, Session
     from ..interp.state import ShellState
+    from ..limits import Limits
     from ..vfs.base import Backend
 
 
@@ -201,14 +202,23 @@ def max_snapshot_values(bash: Bash) -> int:
     one holds is bounded by what restoring charges: an array element (3 values) costs at least
     ELEMENT_OVERHEAD (96 bytes) of session memory, a variable (5) VAR_OVERHEAD (160); a file
     entry is about 20 values (its fields, up to max_files), and the lists _apply_shell bounds by
-    max_array_elements hold a few each (a function entry ~16, an alias 2, a parameter 1)."""
+    restored_entries bounds hold a few each (a function entry ~16, an alias 2, a parameter 1)."""
     lim = bash.limits
     layers = _layers(bash.vfs.backend)
     files = sum(fs.quota.max_files for _, fs in layers if isinstance(fs, (MemoryFs, OverlayFs)))
-    return int(lim.max_session_memory) // 32 + 32 * files + 24 * int(lim.max_array_elements) + _SLACK_VALUES
+    return int(lim.max_session_memory) // 32 + 32 * files + 24 * restored_entries(lim) + _SLACK_VALUES
 
 
 _SLACK_VALUES = 1 << 16
+
+
+def restored_entries(lim: Limits) -> int:
+    """How many variables, functions, aliases and positional parameters a snapshot may give a
+    session: what the session may keep, at 1 KiB an entry (a variable or a function costs more of
+    max_session_memory than that once restored), with a floor for small budgets. A bound of its
+    own: it was max_array_elements, which kept that limit from being raised without letting a
+    snapshot hold 24 decoded values (~1.7 KB of Python) per element more."""
+    return max(20_000, int(lim.max_session_memory) // 1024)
 
 
 def decode(data: bytes, limit: int, max_values: int | None = None) -> dict[str, Any]:
@@ -357,7 +367,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     state = session.shell.state
     lim = bash.limits
     text_limit = int(lim.max_string_length)
-    count_limit = int(lim.max_array_elements)
+    count_limit = restored_entries(lim)
     raw_vars = check_dict(shell.get("vars"), "variables", count_limit)
     aliases = check_str_map(shell.get("aliases", {}), "aliases", count_limit, text_limit)
     shopts = check_dict(shell.get("shopts", {}), "shell options", 256)

@@ -56,7 +56,10 @@ class Runtime:
         self.rng = B.GawkRandom()
         self.seed = 1.0  # gawk starts as if srand(1) had run
         self.max_string = max(ctx.limits.max_string_length, 1 << 20)
-        self.max_elements = ctx.limits.max_array_elements * 10  # awk arrays are often bigger than bash ones
+        # awk arrays are often bigger than bash ones: ten times the shell's bound, up to a million
+        # (split() makes its elements before they are counted; 9 M of them held 1.9 GB)
+        limit = ctx.limits.max_array_elements
+        self.max_elements = min(10 * limit, max(limit, 1_000_000))
         # a record's fields are an array too: the fixed floor keeps NF and $N as before, the knob
         # the message names (max_array_elements) raises it
         self.max_fields = max(_MAX_FIELD, self.max_elements)
