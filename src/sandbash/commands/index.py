@@ -40,6 +40,7 @@ INDEX: dict[str, tuple[str, str, str, tuple[str, ...], bool, bool, str]] = {
     'dirname': ('fileinfo.paths', 'cmd_dirname', 'dirname', (), False, False, 'none'),
     'du': ('fileinfo.usage', 'cmd_du', 'du', (), False, False, 'list-tree'),
     'echo': ('coreutils_builtins', 'cmd_echo', 'echo', (), False, False, 'none'),
+    'ed': ('ed', 'cmd_ed', 'ed', (), False, False, 'opaque'),
     'egrep': ('grep.core', 'cmd_egrep', 'grep', (), False, False, 'grep'),
     'env': ('shellutils.procs', 'cmd_env', 'env', (), False, False, 'env'),
     'envsubst': ('misc_text.envsubst', 'cmd_envsubst', 'envsubst', (), False, False, 'none'),

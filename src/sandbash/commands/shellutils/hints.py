@@ -32,7 +32,7 @@ _GROUPS: tuple[tuple[frozenset[str], str, tuple[str, ...]], ...] = (
     ),
     (frozenset({"git"}), "", ("diff", "patch")),
     (
-        frozenset({"vi", "vim", "nvim", "nano", "emacs", "pico", "ed", "code"}),
+        frozenset({"vi", "vim", "nvim", "nano", "emacs", "pico", "code"}),
         "there is no terminal",
         ("sed", "cat"),
     ),
