@@ -196,6 +196,7 @@ def cmd_sed(ctx: Ctx) -> int:
         sep=b"\0" if p.get("null_data") else b"\n",
         separate=bool(p.get("separate")),
         in_place=in_place,
+        follow_symlinks=bool(p.get("follow_symlinks")),
         suffix=suffix,
         line_len=line_len,
         posix=bool(p.get("posix")),

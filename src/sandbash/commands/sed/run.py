@@ -114,8 +114,10 @@ class Runner:
         unbuffered: bool,
         sandbox: bool,
         script_end: str = "",
+        follow_symlinks: bool = False,
     ) -> None:
         self.ctx = ctx
+        self.follow_symlinks = follow_symlinks
         self.script_end = script_end
         self.cmds = cmds
         self.quiet = quiet
@@ -222,6 +224,8 @@ class Runner:
             return
         self.flush()
         self.missing_nl = False
+        if self.follow_symlinks:  # edit the file a chain of links ends at, leaving the links
+            name = _link_target(self.ctx, name)
         self.inplace_name = name
         try:
             self.inplace = FileRewrite(self.ctx.fs, name, prefix="sed", rng=self.ctx.rng)
@@ -739,6 +743,19 @@ class Runner:
 
 
 _L_ESC = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v"}
+
+
+def _link_target(ctx: Ctx, name: str) -> str:
+    """Where a chain of symbolic links from `name` ends, each relative link taken from the
+    directory of the link (GNU sed's follow_symlink); `name` itself when it is no link."""
+    for _ in range(40):
+        try:
+            target = ctx.fs.readlink(name)
+        except FsError:
+            return name
+        folder = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
+        name = target if target.startswith("/") else folder + target
+    return name
 
 
 def expand(repl: Repl, m: Match) -> bytes:
