@@ -24,7 +24,7 @@ from .records import Reader, regex_split, split_default
 from .regex import Regex
 from .runtime import Runtime
 from .sorting import asort
-from .values import UNINIT, AwkArray, Input, Value, to_num, typeof
+from .values import UNINIT, AwkArray, Input, Value, to_num, truth, typeof
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,8 +49,15 @@ class FatalNoLoc(AwkFatal):
     """A fatal error reported without a program location."""
 
 
+# the settings of gawk's inplace.awk, assigned as `-v inplace::suffix=.bak` or as operands between
+# files; the program cannot name them (no namespaces here)
+INPLACE_SETTINGS = frozenset({"inplace::suffix", "inplace::enable"})
+
+
 def is_assignment(arg: str) -> bool:
     name, eq, _ = arg.partition("=")
+    if eq and name in INPLACE_SETTINGS:
+        return True
     return (
         bool(eq)
         and bool(name)
@@ -86,6 +93,8 @@ class Interp(Runtime):
         # gawk -i inplace: each file's output goes to a temporary file swapped in at its end
         self.inplace = False
         self.rewrite: FileRewrite | None = None
+        self.rewrite_name = ""
+        self.inplace_settings: dict[str, Value] = {}
 
     # ------------------------------------------------------------ setup
 
@@ -168,6 +177,9 @@ class Interp(Runtime):
         name, _, value = text.partition("=")
         if not is_assignment(text):  # (a command-line operand is one only when legal: a -v)
             raise FatalNoLoc(f"`{name}' is not a legal variable name")
+        if name in INPLACE_SETTINGS:
+            self.inplace_settings[name] = Input(unescape(value, []))
+            return
         if name in KEYWORDS or name in BUILTINS:
             raise FatalNoLoc(f"cannot use gawk builtin `{name}' as variable name")
         key = (
@@ -564,8 +576,17 @@ class Interp(Runtime):
             except FsError as e:
                 raise FatalNoLoc(f"cannot open file `{name}' for reading: {strerror(e.errno or 0)}") from None
         self.reader = Reader(stream, self.ns, self.csv, ctx.checkpoint, ctx.budget)
-        if self.inplace and stream is not ctx.stdin:
-            self.begin_inplace(name)
+        # inplace.awk's BEGINFILE: the file before is swapped in now (with the settings of now),
+        # then this one is taken unless inplace::enable is false
+        self.end_inplace(True)
+        enable = self.inplace_settings.get("inplace::enable")
+        if self.inplace and (enable is None or truth(enable)):
+            if stream is not ctx.stdin:
+                self.begin_inplace(name)
+            elif name == "-":  # (line 59 of gawk 5.2's inplace.awk calls begin())
+                self.warn(
+                    f"inplace:59: warning: inplace::begin: disabling in-place editing for invalid FILENAME `{name}'"
+                )
         self.paragraph = self.ns["V_RS"] == ""
         self.ns["V_FILENAME"] = name
         self.ns["V_FNR"] = 0.0
@@ -583,13 +604,15 @@ class Interp(Runtime):
         self.reader = None
         if rd is not None and rd.stream is not self.ctx.stdin:
             rd.close()
-        self.end_inplace(True)  # inplace.awk's ENDFILE comes before the program's
+        # the file being edited is swapped in at the next file's start or before END (gawk 5.2's
+        # inplace.awk), so the program's ENDFILE output goes into it
         end = self.ns.get("_ENDFILE")
         if run_endfile and end is not None:
             end()
 
     def begin_inplace(self, name: str) -> None:
         self.io.stdout.flush()
+        self.rewrite_name = name
         try:
             self.rewrite = FileRewrite(self.ctx.fs, name, prefix=".gawk", rng=self.ctx.rng)
         except FsError as e:
@@ -608,7 +631,12 @@ class Interp(Runtime):
         try:
             if complete:
                 out.flush()
-                rewrite.commit()
+                # inplace.awk: `suffix ? suffix : awk::INPLACE_SUFFIX`, the backup's suffix
+                suffix = self.inplace_settings.get("inplace::suffix")
+                if suffix is None or not truth(suffix):
+                    suffix = self.ns.get("V_INPLACE_SUFFIX")
+                text = self.to_str(suffix) if suffix is not None else ""
+                rewrite.commit(self.rewrite_name + text if text else None)
                 swapped = True
         except FsError as e:
             raise FatalNoLoc(
@@ -755,12 +783,14 @@ class Interp(Runtime):
 
     def _run(self) -> int:
         ns = self.ns
+        self.inplace_settings.pop("inplace::enable", None)  # inplace.awk's BEGIN sets it to 1 (after -v)
         try:
             try:
                 if "_BEGIN" in ns:
                     ns["_BEGIN"]()
                 if self.gen.has_main or self.gen.has_end or "_BEGINFILE" in ns or "_ENDFILE" in ns:
                     self.main_loop()
+                    self.end_inplace(True)  # inplace.awk's END comes before the program's
             except _Exit as e:
                 if e.code is not None:
                     self.exit_code = int(e.code) & 0xFF
