@@ -34,6 +34,7 @@ from ..record import Effects, declare
 from . import codecs
 from .codecs import STEP, Bounds, CodecError
 from .tar_args import TarArgs, TarUsage, parse_tar_args
+from .tar_compare import compare_member
 from .tar_xform import HARDLINK, REGULAR, SYMLINK, transform
 
 EXT_COMPRESSION = (
@@ -126,6 +127,7 @@ class Tar:
     ctx: Ctx
     a: TarArgs
     failed: bool = False
+    differs: bool = False  # -d found a difference (status 1)
     prefixes: set[str] = field(default_factory=set)
     ugswidth: int = 19
     hold: MemoryHold | None = None
@@ -711,6 +713,13 @@ def _read(tar: Tar) -> None:
             if tar.a.op == "t":
                 tar.strip_unsafe(info.name)
                 tar.show(info, tar.a.verbose > 0)
+            elif tar.a.op == "d":
+                shown = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
+                if tar.a.verbose:
+                    tar.show(info, tar.a.verbose > 1)
+                name = tar.strip_unsafe(info.name)
+                path = name if name.startswith("/") else base.rstrip("/") + "/" + name.rstrip("/")
+                tar.differs |= compare_member(ctx, info, content, path, shown)
             else:
                 _extract_one(tar, info, content, base, dirs)
     # directory times last, as GNU does, so extracting files into them does not change them
@@ -767,7 +776,7 @@ def _run(ctx: Ctx, tar: Tar) -> int:
     if tar.failed:
         ctx.error("Exiting with failure status due to previous errors")
         return 2
-    return 0
+    return 1 if tar.differs else 0
 
 
 def _read_lists(tar: Tar) -> None:
