@@ -119,4 +119,7 @@ def shell_quote(name: str) -> str:
     return quoteaf(name) if needs_quoting(name) else name
 
 
-quotef = shell_quote
+def quotef(name: str) -> str:
+    """gnulib's quotef: shell-escape quoting that also quotes a colon (quotearg_n_style_colon), as
+    error messages name files: `cat: 'a:b': No such file or directory`."""
+    return quoteaf(name) if ":" in name or needs_quoting(name) else name

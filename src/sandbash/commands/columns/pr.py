@@ -1,178 +1,456 @@
-"""pr: paginate files with GNU's header, trailer, columns and numbering (the common options)."""
+"""pr: paginate or columnate files as GNU pr (coreutils 9.1) does; the page machine is pr_engine."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from ...vfs import FsError
 from ..context import Ctx
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, decode, encode, fail, local_time, quote
+from ..textbasic.common import Out, command, fail, file_error, quote, usage_fail
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+from .pr_engine import Col, Fatal, Machine, Settings, Src
+
+_DIGITS = tuple(Opt(d, None, dest="digit", const=d) for d in "0123456789")
 
 PR_SPEC = CommandSpec(
     name="pr",
     usage="[OPTION]... [FILE]...",
     summary="Paginate or columnate FILE(s) for printing.",
-    numeric="columns",
     opts=(
-        Opt("a", "across", help="print columns across rather than down"),
+        *_DIGITS,
+        Opt(
+            None,
+            "pages",
+            arg="required",
+            metavar="FIRST_PAGE[:LAST_PAGE]",
+            help="begin [stop] printing with page FIRST_[LAST_]PAGE",
+        ),
         Opt(None, "columns", arg="required", metavar="COLUMN", help="output COLUMN columns"),
+        Opt("a", "across", help="print columns across rather than down"),
+        Opt("b", None, dest="balance"),
+        Opt("c", "show-control-chars", help="use hat notation (^G) and octal backslash notation"),
         Opt("d", "double-space", help="double space the output"),
         Opt("D", "date-format", arg="required", metavar="FORMAT", help="use FORMAT for the header date"),
+        Opt(
+            "e",
+            "expand-tabs",
+            arg="optional",
+            metavar="[CHAR[WIDTH]]",
+            help="expand input CHARs (TABs) to tab WIDTH (8)",
+        ),
         Opt("F", "form-feed", dest="form_feed", help="use form feeds instead of newlines to separate pages"),
         Opt("f", None, dest="form_feed"),
         Opt(
             "h", "header", arg="required", metavar="HEADER", help="use a centered HEADER instead of filename"
         ),
+        Opt(
+            "i",
+            "output-tabs",
+            arg="optional",
+            metavar="[CHAR[WIDTH]]",
+            help="replace spaces with CHARs (TABs) to tab WIDTH (8)",
+        ),
         Opt("J", "join-lines", help="merge full lines, turn off -W line truncation"),
         Opt("l", "length", arg="required", metavar="PAGE_LENGTH", help="set the page length (default 66)"),
+        Opt("m", "merge", help="print all files in parallel, one in each column"),
         Opt("n", "number-lines", arg="optional", metavar="[SEP[DIGITS]]", help="number lines"),
+        Opt("N", "first-line-number", arg="required", metavar="NUMBER", help="start counting with NUMBER"),
         Opt("o", "indent", arg="required", metavar="MARGIN", help="offset each line with MARGIN spaces"),
+        Opt("r", "no-file-warnings", help="omit warning when a file cannot be opened"),
         Opt("s", "separator", arg="optional", metavar="CHAR", help="separate columns by a single character"),
         Opt("S", "sep-string", arg="optional", metavar="STRING", help="separate columns by STRING"),
         Opt("t", "omit-header", help="omit page headers and trailers"),
         Opt("T", "omit-pagination", help="omit page headers and trailers, eliminate form feeds"),
+        Opt("v", "show-nonprinting", help="use octal backslash notation"),
         Opt("w", "width", arg="required", metavar="PAGE_WIDTH", help="set page width (default 72)"),
         Opt("W", "page-width", arg="required", metavar="PAGE_WIDTH", help="set page width always"),
     ),
 )
 
+INT_MAX = 2**31 - 1
+_COL_BYTES = 200  # what one column's state costs here
+INT_MIN = -(2**31)
+_NUMBER = re.compile(r"[ \t\n\v\f\r]*([-+]?)([0-9]+)")
 
-def _int(ctx: Ctx, text: str, what: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        v = -1
-    if v < 1:
-        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}")
-    return v
+
+def _int_option(ctx: Ctx, text: str, low: int, what: str) -> int:
+    """getoptnum: a decimal int from `low` to INT_MAX; GNU's three messages."""
+    m = _NUMBER.match(text)
+    if m is None or m.end() != len(text):
+        raise fail(ctx, f"{what}: {quote(ctx, text)}")
+    value = int(m.group(1) + m.group(2))
+    if not INT_MIN <= value <= INT_MAX:
+        raise fail(ctx, f"{what}: {quote(ctx, text)}: Value too large for defined data type")
+    if value < low:
+        raise fail(ctx, f"{what}: {quote(ctx, text)}: Numerical result out of range")
+    return value
+
+
+def _char_and_width(ctx: Ctx, letter: str, text: str) -> tuple[int | None, int | None]:
+    """-e/-i/-n's `[CHAR[WIDTH]]`: a leading non-digit is the character, the rest a width > 0."""
+    raw = text.encode("utf-8", "surrogateescape")
+    char: int | None = None
+    if raw and not 0x30 <= raw[0] <= 0x39:
+        char, raw = raw[0], raw[1:]
+    if not raw:
+        return char, None
+    rest = raw.decode("utf-8", "surrogateescape")
+    m = _NUMBER.match(rest)
+    why = ""
+    if m is None or m.end() != len(rest):
+        bad = True
+    else:
+        value = int(m.group(1) + m.group(2))
+        bad = value <= 0 or value > INT_MAX
+        if value > 2**63 - 1 or value > INT_MAX:
+            why = ": Value too large for defined data type"
+    if bad:
+        raise usage_fail(
+            ctx, f"'-{letter}' extra characters or invalid number in the argument: {quote(ctx, rest)}{why}"
+        )
+    return char, value
+
+
+def _page_range(ctx: Ctx, text: str, option: str) -> tuple[int, int] | None:
+    """+FIRST[:LAST] / --pages: None when it is no range (xstrtoumax's fatal cases die here)."""
+
+    def number(part: str) -> tuple[int | None, str, str]:
+        m = re.match(r"[ \t\n\v\f\r]*([0-9]+)", part)
+        if m is None or part.lstrip().startswith("-"):
+            return None, part, "invalid"
+        value = int(m.group(1))
+        rest = part[m.end() :]
+        if value >= 2**64:
+            return value, rest, "suffix" if rest else "large"
+        return value, rest, "suffix" if rest else ""
+
+    def die(kind: str) -> None:
+        if kind == "invalid":
+            raise fail(ctx, f"invalid {option} argument '{text}'")
+        if kind == "large":
+            raise fail(ctx, f"{option} argument '{text}' too large")
+        raise fail(ctx, f"invalid suffix in {option} argument '{text}'")
+
+    first, rest, err = number(text)
+    if err and not (err == "suffix" and first is not None and first < 2**64):
+        die(err)
+    if not first:
+        return None
+    last = 0
+    if rest[:1] == ":":
+        value, rest, err = number(rest[1:])
+        if err:
+            die(err)
+        assert value is not None
+        if value < first:
+            return None
+        last = min(value, 2**64 - 1)
+    if rest:
+        return None
+    return first, last
+
+
+def _settings(ctx: Ctx, opts: Parsed, operands: list[str]) -> tuple[Settings, list[str]]:
+    """Read the options in their order (pr.c's main loop); the files left among the operands."""
+    s = Settings()
+    old_options = old_w = old_s = False
+    digits: str | None = None  # -NUM's digits (getopt returns them one by one)
+    restart = False  # a later digit starts the number again (pr.c resets its count, not its text)
+    files: list[str] = []
+    at = opts.operand_at
+    k = 0
+    before_dashdash = len(operands) if opts.dashdash is None else opts.dashdash
+
+    def take_operands(upto: int) -> None:
+        nonlocal k
+        while k < len(operands) and (at[k] if k < len(at) else len(opts.order)) <= upto:
+            word = operands[k]
+            if k < before_dashdash and s.first_page == 0 and word[:1] == "+":
+                got = _page_range(ctx, word[1:], "+")
+                if got is not None:
+                    s.first_page, s.last_page = got
+                    k += 1
+                    continue
+            files.append(word)
+            k += 1
+
+    for index, (key, value) in enumerate(opts.order):
+        take_operands(index)
+        if key == "digit":
+            digits = value if digits is None or restart else digits + value
+            restart = False
+            continue
+        restart = True
+        if key == "pages":
+            got = _page_range(ctx, value, "--pages")
+            if got is None:
+                raise fail(ctx, f"invalid page range {quote(ctx, value)}")
+            s.first_page, s.last_page = got
+        elif key == "columns":
+            s.columns = _int_option(ctx, value, 1, "invalid number of columns")
+            s.explicit_columns = True
+            digits = None  # --columns overrides an earlier -NUM
+        elif key == "across":
+            s.across = True
+            s.storing = False
+        elif key == "balance":
+            s.balance = True
+        elif key == "show_control_chars":
+            s.cntrl_prefix = True
+        elif key == "double_space":
+            s.double_space = True
+        elif key == "date_format":
+            s.date_format = value
+        elif key == "expand_tabs":
+            if value is not None:
+                char, width = _char_and_width(ctx, "e", value)
+                s.input_tab_char = s.input_tab_char if char is None else char
+                s.input_tab = s.input_tab if width is None else width
+            s.untabify = True
+        elif key == "form_feed":
+            s.form_feed = True
+        elif key == "header":
+            s.custom_header = value
+        elif key == "output_tabs":
+            if value is not None:
+                char, width = _char_and_width(ctx, "i", value)
+                s.output_tab_char = s.output_tab_char if char is None else char
+                s.output_tab = s.output_tab if width is None else width
+            s.tabify = True
+        elif key == "join_lines":
+            s.join_lines = True
+        elif key == "length":
+            s.lines_per_page = _int_option(ctx, value, 1, "'-l PAGE_LENGTH' invalid number of lines")
+        elif key == "merge":
+            s.parallel = True
+            s.storing = False
+        elif key == "number_lines":
+            s.numbered = True
+            if value is not None:
+                char, width = _char_and_width(ctx, "n", value)
+                s.number_separator = s.number_separator if char is None else char
+                s.chars_per_number = s.chars_per_number if width is None else width
+        elif key == "first_line_number":
+            s.skip_count = False
+            s.start_line_num = _int_option(ctx, value, INT_MIN, "'-N NUMBER' invalid starting line number")
+        elif key == "indent":
+            s.margin = _int_option(ctx, value, 0, "'-o MARGIN' invalid line offset")
+        elif key == "no_file_warnings":
+            s.ignore_failed_opens = True
+        elif key == "separator":
+            old_options = old_s = True
+            if not s.use_col_separator and value is not None:
+                s.col_sep = value.encode("utf-8", "surrogateescape")
+        elif key == "sep_string":
+            old_s = False
+            s.col_sep = b"" if value is None else value.encode("utf-8", "surrogateescape")
+            s.use_col_separator = True
+        elif key == "omit_header":
+            s.extremities = False
+            s.keep_ff = True
+        elif key == "omit_pagination":
+            s.extremities = False
+            s.keep_ff = False
+        elif key == "show_nonprinting":
+            s.esc_sequence = True
+        elif key == "width":
+            old_options = old_w = True
+            width = _int_option(ctx, value, 1, "'-w PAGE_WIDTH' invalid number of characters")
+            if not s.truncate:
+                s.chars_per_line = width
+        elif key == "page_width":
+            old_w = False
+            s.truncate = True
+            s.chars_per_line = _int_option(ctx, value, 1, "'-W PAGE_WIDTH' invalid number of characters")
+    take_operands(len(opts.order))
+    if digits is not None:
+        s.columns = _int_option(ctx, digits, 1, "invalid number of columns")
+        s.explicit_columns = True
+    _old_options(s, old_options, old_w, old_s)
+    if s.parallel and s.explicit_columns:
+        raise fail(ctx, "cannot specify number of columns when printing in parallel")
+    if s.parallel and s.across:
+        raise fail(ctx, "cannot specify both printing across and printing in parallel")
+    return s, files
+
+
+def _old_options(s: Settings, old_options: bool, old_w: bool, old_s: bool) -> None:
+    """The old -w/-s meanings GNU keeps for other systems' pr."""
+    if not old_options:
+        return
+    if old_w:
+        if s.parallel or s.explicit_columns:
+            s.truncate = True
+            if old_s:  # -s with -w: no separator (HP-UX, SunOS)
+                s.use_col_separator = True
+        else:  # -w alone sets the width of joined lines only
+            s.join_lines = True
+    elif not s.use_col_separator and old_s and (s.parallel or s.explicit_columns):
+        if not s.truncate:
+            s.join_lines = True
+            if s.col_sep:
+                s.use_col_separator = True
+        else:
+            s.use_col_separator = True
 
 
 @declare("pr", spec=PR_SPEC, effects=Effects.READS)
 @command
 def cmd_pr(ctx: Ctx) -> int:
-    args = list(ctx.args)
-    first_page, last_page = 1, 0
-    rest: list[str] = []
-    for a in args:
-        m = re.fullmatch(r"\+(\d+)(?::(\d+))?", a)
-        if m:
-            first_page = int(m.group(1))
-            last_page = int(m.group(2) or 0)
-        else:
-            rest.append(a)
-    opts, files = ctx.parse(PR_SPEC, rest)
-    cols = _int(ctx, opts.get("columns", "1"), "number of columns")
-    length = int(opts.get("length", "66"))
-    width = _int(ctx, opts.get("width") or opts.get("page_width") or "72", "page width")
-    omit = bool(opts.get("omit_header") or opts.get("omit_pagination"))
-    if length <= 10:
-        omit = True
-    body = length - (0 if omit else 10)
-    if body <= 0:
-        body = length
-    margin = " " * int(opts.get("indent", "0"))
-    sep: str | None = None
-    if opts.has("separator"):
-        sep = opts.get("separator") or "\t"
-    if opts.has("sep_string"):
-        sep = opts.get("sep_string") or ""
-    number = opts.has("number_lines")
-    num_sep, num_width = "\t", 5
-    if number and opts.get("number_lines"):
-        spec = opts.get("number_lines")
-        if not spec[0].isdigit():
-            num_sep, spec = spec[0], spec[1:]
-        if spec:
-            num_width = int(spec)
+    opts, operands = ctx.parse(PR_SPEC)
+    s, files = _settings(ctx, opts, operands)
+    if s.date_format is None:
+        posix = "POSIXLY_CORRECT" in ctx.env and not _hard_locale(ctx)
+        s.date_format = "%b %e %H:%M %Y" if posix else "%Y-%m-%d %H:%M"
+    if s.first_page == 0:
+        s.first_page = 1
     out = Out(ctx.stdout)
-    inputs = ctx.inputs(files, flush=out.flush)
-    inputs.stdin_name = "standard input"
-    for name, stream in inputs:
-        with inputs.reading():
-            data = ctx.read_all(stream)
-            text = decode(data)
-            lines = text.split("\n")
-            if lines and lines[-1] == "":
-                lines.pop()
-            if opts.get("double_space"):
-                lines = [x for line in lines for x in (line, "")]
-            if number:
-                lines = [f"{i + 1:>{num_width}}{num_sep}{line}" for i, line in enumerate(lines)]
-            mtime = ctx.clock()
-            if name != "-":
-                st = ctx.fs.try_stat(name)
-                if st is not None:
-                    mtime = st.mtime
-            dt, _ = local_time(ctx, mtime)
-            date = dt.strftime(opts.get("date_format") or "%Y-%m-%d %H:%M")  # type: ignore[attr-defined]
-            title = opts.get("header") if opts.get("header") is not None else ("" if name == "-" else name)
-            per_page = body * cols
-            pages = [lines[i : i + per_page] for i in range(0, len(lines), per_page)] or [[]]
-            for pno, page in enumerate(pages, 1):
-                if pno < first_page or (last_page and pno > last_page):
-                    continue
-                rows = _layout(
-                    page, cols, body, bool(opts.get("across")), width, sep, bool(opts.get("join_lines"))
-                )
-                if not omit:
-                    page_text = f"Page {pno}"
-                    avail = max(0, width - len(date) - len(title) - len(page_text))
-                    lhs = avail >> 1
-                    header = f"{date}{' ' * max(lhs, 1)}{title}{' ' * max(avail - lhs, 1)}{page_text}"
-                    out.write(encode(f"\n\n{margin}{header}\n\n\n"))
-                for row in rows:
-                    out.write(encode(margin + row + "\n" if row else "\n"))
-                if not omit:
-                    if opts.get("form_feed"):
-                        out.write(b"\f")
-                    else:
-                        out.write(b"\n" * (body - len(rows) + 5))
-    out.flush()
-    return inputs.status
+
+    def write(data: bytes) -> None:  # the machine buffers; a message may follow any piece
+        out.write(data)
+        out.flush()
+
+    def warn(message: str) -> None:
+        m.flush()
+        ctx.error(message)
+
+    m = Machine(s, write, warn, ctx.checkpoint)
+    try:
+        with ctx.hold_memory() as mem:
+            run = _Run(ctx, m, mem.charge)
+            _print_all(run, files)
+    except Fatal as e:
+        m.flush()
+        file_error(ctx, e.name, e.error)
+        return 1
+    except ValueError as e:  # the page-width check
+        m.flush()
+        raise fail(ctx, str(e)) from None
+    m.flush()
+    return 1 if run.failed_opens else 0
 
 
-def _layout(
-    page: list[str], cols: int, body: int, across: bool, width: int, sep: str | None, join: bool
-) -> list[str]:
-    if cols == 1:
-        return page
-    sep_len = len(sep) if sep is not None else 1
-    colw = (width - (cols - 1) * sep_len) // cols
-    if across:
-        grid = [page[i : i + cols] for i in range(0, len(page), cols)]
+def _print_all(run: _Run, files: list[str]) -> None:
+    """Each file on its own pages, or all of them side by side (-m); none: standard input."""
+    s = run.m.s
+    if not files:
+        run.print_files([])
+    elif s.parallel:
+        run.print_files(files)
     else:
-        n = len(page)
-        if n >= body * cols:
-            sizes = [body] * cols
+        for name in files:
+            run.print_files([name])
+
+
+def _hard_locale(ctx: Ctx) -> bool:
+    lang = ctx.env.get("LC_ALL") or ctx.env.get("LC_TIME") or ctx.env.get("LANG") or "C"
+    return lang not in ("C", "POSIX")
+
+
+class _Run:
+    """Opening files and dating headers for the machine (pr.c's print_files, init_fps, open_file)."""
+
+    def __init__(self, ctx: Ctx, m: Machine, charge: Callable[[int], None]) -> None:
+        self.ctx = ctx
+        self.m = m
+        self.charge = charge  # columns are objects: `-S -W 2000000000 -99999999` charges them first
+        self.failed_opens = False
+        self.stdin: Src | None = None
+        self.now: float | None = None
+
+    def open(self, name: str) -> Col | None:
+        ctx = self.ctx
+        if name == "-":
+            return Col(self.stdin_src(), "standard input")
+        try:
+            stream = ctx.open_in(name)
+        except FsError as e:
+            if e.errno == 21:  # a directory opens; reading it fails
+                return Col(Src(b"", e), name)
+            self.failed_opens = True
+            if not self.m.s.ignore_failed_opens:
+                self.m.flush()
+                file_error(ctx, name, e)
+            return None
+        try:
+            data = ctx.read_all(stream)
+        except FsError as e:
+            return Col(Src(b"", e), name)
+        finally:
+            if stream is not ctx.stdin:
+                stream.close()
+        return Col(Src(data), name)
+
+    def stdin_src(self) -> Src:
+        if self.stdin is None:
+            try:
+                self.stdin = Src(self.ctx.read_all(self.ctx.stdin))
+            except FsError as e:
+                self.stdin = Src(b"", e)
+        return self.stdin
+
+    def date(self, name: str) -> bytes:
+        from ...posix.zones import local_zone
+        from ..date.fmt import FormatTooLong, Moment, format_moment
+
+        ctx = self.ctx
+        when: float | None = None
+        if name and name != "-":
+            st = ctx.fs.try_stat(name)
+            if st is not None:
+                when = st.mtime
+        if when is None:
+            if self.now is None:
+                self.now = ctx.clock()
+            when = self.now
+        seconds = int(when // 1)
+        nanos = round((when - seconds) * 1e9) % 1_000_000_000
+        fmt = self.m.s.date_format or ""
+        try:
+            text = format_moment(
+                fmt, Moment(seconds, nanos, local_zone(ctx.env)), ctx.limits.max_string_length
+            )
+        except FormatTooLong as e:  # `-D %999999999Y`: the sandbox's string limit, as date says it
+            what = quote(ctx, e.directive) if e.directive is not None else ""
+            raise fail(ctx, f"field width too large: {what}" if what else "output too long") from None
+        except (OverflowError, ValueError, OSError):  # no local time for it: seconds.nanoseconds
+            text = f"{seconds}.{nanos:09d}"
+        return text.encode("utf-8", "surrogateescape")
+
+    def print_files(self, names: list[str]) -> None:
+        m, s = self.m, self.m.s
+        m.init_parameters(len(names))
+        header = None if s.custom_header is None else s.custom_header.encode("utf-8", "surrogateescape")
+        cols: list[Col] = []
+        if s.parallel:
+            for name in names:
+                col = self.open(name)
+                if col is not None:
+                    cols.append(col)
+            if not cols:
+                return
+            s.columns = len(cols)
+            m.init_header(b"" if header is None else header, self.date(""))
         else:
-            base, extra = divmod(n, cols)
-            sizes = [base + (1 if i < extra else 0) for i in range(cols)]
-        columns: list[list[str]] = []
-        pos = 0
-        for s in sizes:
-            columns.append(page[pos : pos + s])
-            pos += s
-        nrows = max((len(c) for c in columns), default=0)
-        grid = [[c[r] for c in columns if r < len(c)] for r in range(nrows)]
-    rows: list[str] = []
-    for cells in grid:
-        if sep is not None:
-            rows.append(sep.join(c if join else c[:colw] for c in cells))
-            continue
-        line = ""
-        col = 0
-        for i, cell in enumerate(cells):
-            text = cell if join else cell.expandtabs(8)[:colw]
-            line += text
-            col += len(text)
-            if i < len(cells) - 1:
-                # GNU pads with tabs wherever a tab stop is reached
-                goal = (i + 1) * (colw + 1)
-                while (nxt := (col // 8 + 1) * 8) <= goal:
-                    line += "\t"
-                    col = nxt
-                line += " " * (goal - col)
-                col = goal
-        rows.append(line)
-    return rows
+            if names:
+                first = self.open(names[0])
+                if first is None:
+                    return
+                shown = b"" if names[0] == "-" else names[0].encode("utf-8", "surrogateescape")
+                m.init_header(shown if header is None else header, self.date(names[0]))
+            else:
+                first = Col(self.stdin_src(), "standard input")
+                m.init_header(b"" if header is None else header, self.date(""))
+            cols.append(first)
+            self.charge(s.columns * _COL_BYTES)
+            for _ in range(s.columns - 1):
+                cols.append(Col(first.src, first.name))
+        m.cols = cols
+        m.files_ready = len(cols) if s.parallel else 1
+        m.run()
