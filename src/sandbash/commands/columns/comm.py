@@ -123,8 +123,15 @@ def cmd_comm(ctx: Ctx) -> int:
             check = "on"
         elif key == "nocheck_order":
             check = "off"
-    delim_text = opts.get("output_delimiter")
+    delim_text: str | None = None
+    for key, value in opts.order:
+        if key == "output_delimiter":
+            if delim_text is not None and value != delim_text:
+                raise fail(ctx, "multiple output delimiters specified")
+            delim_text = value
     delim = encode(delim_text) if delim_text is not None else b"\t"
+    # the total line prints the delimiter as a C string: an empty one is nothing there
+    total_delim = delim
     if delim_text == "":
         delim = b"\0"
     show = [not opts.get("no1"), not opts.get("no2"), not opts.get("no3")]
@@ -180,7 +187,7 @@ def cmd_comm(ctx: Ctx) -> int:
         r1.close()
         r2.close()
     if opts.get("total"):
-        out.write(delim.join(b"%d" % c for c in counts) + delim + b"total" + sep)
+        out.write(total_delim.join(b"%d" % c for c in counts) + total_delim + b"total" + sep)
     out.flush()
     if warned[0] or warned[1]:
         raise fail(ctx, "input is not in sorted order")
@@ -391,16 +398,20 @@ def cmd_join(ctx: Ctx) -> int:
     only = {_file_num(ctx, v) for v in opts.get("only") or []}
     print_pairs = not only
     unpaired |= only
-    tab_text = opts.get("tab")
     tab: bytes | None = None
-    if tab_text is not None:
+    for key, tab_text in opts.order:  # each -t as GNU's option loop meets it
+        if key != "tab":
+            continue
         raw = encode(tab_text)
         if len(raw) > 1:
             if raw == b"\\0":
                 raw = b"\0"
             else:
                 raise fail(ctx, f"multi-character tab {quote(ctx, tab_text)}")
-        tab = raw if raw else b"\n"
+        raw = raw if raw else b"\n"
+        if tab is not None and tab != raw:
+            raise fail(ctx, "incompatible tabs")
+        tab = raw
     fmt = _parse_format(ctx, opts.get("format") or []) if opts.get("format") else None
     empty = encode(opts.get("empty")) if opts.get("empty") is not None else None
     check = "default"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ...stdio.streams import StreamReadError
 from ...vfs import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt, Parsed
@@ -380,7 +381,7 @@ class _Run:
             return None
         try:
             data = ctx.read_all(stream)
-        except FsError as e:
+        except (FsError, StreamReadError) as e:
             return Col(Src(b"", e), name)
         finally:
             if stream is not ctx.stdin:
@@ -391,7 +392,7 @@ class _Run:
         if self.stdin is None:
             try:
                 self.stdin = Src(self.ctx.read_all(self.ctx.stdin))
-            except FsError as e:
+            except (FsError, StreamReadError) as e:  # (`pr < dir`)
                 self.stdin = Src(b"", e)
         return self.stdin
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ...stdio.streams import StreamReadError
     from ...vfs import FsError
 
 OPEN, FF_FOUND, ON_HOLD, CLOSED = range(4)
@@ -35,7 +36,7 @@ class Src:
 
     __slots__ = ("data", "pos", "error")
 
-    def __init__(self, data: bytes, error: FsError | None = None) -> None:
+    def __init__(self, data: bytes, error: FsError | StreamReadError | None = None) -> None:
         self.data = data
         self.pos = 0
         self.error = error
@@ -84,7 +85,7 @@ class Col:
 class Fatal(Exception):
     """A read error: pr stops with `pr: NAME: strerror`."""
 
-    def __init__(self, name: str, error: FsError) -> None:
+    def __init__(self, name: str, error: FsError | StreamReadError) -> None:
         super().__init__(name)
         self.name = name
         self.error = error

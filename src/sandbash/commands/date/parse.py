@@ -384,7 +384,7 @@ class _Parser:
             self.set_time(hour, 0, 0, 0, _word_class(self.take().text)[1])
         elif c1 == "punct:/":
             self.slash_date()
-        elif c1 == "snum" and self.cls(2) == "snum" and self.cls(3) != "unit":
+        elif c1 == "snum" and self.cls(2) == "snum":  # an ISO date, even before a unit (`2024-06-15 week`)
             year = self.take()
             month, day = -self.take().value, -self.take().value
             self.set_date(year, month, day)

@@ -81,9 +81,10 @@ def _round(v: float, method: str) -> float:
 
 
 class Numfmt:
-    def __init__(self, ctx: Ctx, opts: object) -> None:
-        get = opts.get  # type: ignore[attr-defined]
+    def __init__(self, ctx: Ctx, opts: Parsed) -> None:
+        get = opts.get
         self.ctx = ctx
+        _check_in_order(ctx, opts, self._unit)
         self.from_ = argmatch(ctx, "--from", get("from"), _UNITS) if get("from") else "none"
         self.to = argmatch(ctx, "--to", get("to"), _UNITS[:1] + _UNITS[2:]) if get("to") else "none"
         self.round = argmatch(ctx, "--round", get("round"), _ROUNDS) if get("round") else "from-zero"
@@ -102,28 +103,49 @@ class Numfmt:
         self.from_unit = self._unit(get("from_unit"), "--from-unit")
         self.to_unit = self._unit(get("to_unit"), "--to-unit")
         self.grouping = bool(get("grouping"))
-        self.fmt = self._format(get("format")) if get("format") else None
-        if self.grouping and self.fmt is not None:
+        if self.grouping and get("format") is not None:
             ctx.error("--grouping cannot be combined with --format")
             raise CommandExit(1)
+        if get("debug") and self.from_ == self.to == "none" and not self.grouping:
+            if not self.padding and get("format") is None:
+                ctx.error("no conversion option specified")
+        self.fmt = self._format(get("format")) if get("format") else None
+        if self.fmt is not None and "'" in self.fmt[1]:
+            self.grouping = True  # the format's ' flag is --grouping
+        if get("debug") and self.fmt is not None and self.fmt[2] and self.padding:
+            ctx.error("--format padding overriding --padding")
         if self.grouping and self.to != "none":
             ctx.error("grouping cannot be combined with --to")
             raise CommandExit(1)
         self.failed = False
         self.flush: Callable[[], None] = lambda: None
 
-    def _unit(self, text: str | None, what: str) -> int:
+    def _unit(self, text: str | None, what: str = "") -> int:
+        """GNU's unit_to_umax: a positive integer, `K` 1000 and `Ki` 1024 (a trailing letter reads
+        as `KB`, an `i` is dropped), KMGTPEZY only, `KiB` refused."""
         if text is None:
             return 1
-        try:
-            return int(text)
-        except ValueError:
+        m = re.fullmatch(r"[ \t\n\v\f\r]*\+?(\d*)([KMGTPEZY]?)(i?)", text)
+        value = 0
+        if m is not None and (m.group(1) or m.group(2)):
+            number = int(m.group(1)) if m.group(1) else 1
+            letter = m.group(2)
+            if not letter:
+                value = number if not m.group(3) else 0
+            else:
+                power = "KMGTPEZY".index(letter) + 1
+                value = number * (1024 if m.group(3) else 1000) ** power
+        if not 0 < value < 2**64:
             self.ctx.error(f"invalid unit size: {quote(self.ctx, text)}")
             raise CommandExit(1)
+        return value
 
     def _format(self, text: str) -> tuple[str, str, str, int | None, str]:
         m = re.fullmatch(r"(.*?)%([-0']*)(\d*)(?:\.(\d+))?f(.*)", text, re.S)
-        if m is None or "%" in m.group(5).replace("%%", ""):
+        if m is not None and "%" in m.group(5).replace("%%", ""):
+            self.ctx.error(f"format {quote(self.ctx, text)} has too many % directives")
+            raise CommandExit(1)
+        if m is None:
             self.ctx.error(
                 f"invalid format {quote(self.ctx, text)}"
                 + ("" if m else ", directive must be %[0]['][-][N][.][N]f")
@@ -150,7 +172,8 @@ class Numfmt:
     def parse(self, text: str) -> tuple[float, int]:
         """The value and the number of fraction digits given."""
         m = _NUM.match(text)
-        if m is None or not (m.group(2) or m.group(4)):
+        # GNU's strtold then its own check: a decimal point needs a digit after it (`12.`, `1.K`)
+        if m is None or not (m.group(2) or m.group(4)) or (m.group(3) is not None and not m.group(4)):
             raise Invalid(f"invalid number: {quote(self.ctx, text)}")
         end = m.end()
         value = float(Decimal(m.group(1) + (m.group(2) or "0") + "." + (m.group(4) or "0")))
@@ -272,6 +295,35 @@ class Numfmt:
                 raise CommandExit(2)
             self.failed = self.failed or self.invalid == "fail"
             return None
+
+
+def _check_in_order(ctx: Ctx, opts: Parsed, unit: Callable[[str], int]) -> None:
+    """The checks GNU's option loop makes as it meets each option: the first bad one is reported."""
+    fields = 0
+    for key, value in opts.order:
+        if key == "from":
+            argmatch(ctx, "--from", value, _UNITS)
+        elif key == "to":
+            argmatch(ctx, "--to", value, _UNITS[:1] + _UNITS[2:])
+        elif key in ("from_unit", "to_unit"):
+            unit(value)
+        elif key == "round":
+            argmatch(ctx, "--round", value, _ROUNDS)
+        elif key == "invalid":
+            argmatch(ctx, "--invalid", value, _INVALID)
+        elif key == "padding":
+            if not re.fullmatch(r"[ \t\n\v\f\r]*[-+]?\d+", value) or int(value) == 0:
+                ctx.error(f"invalid padding value {quote(ctx, value)}")
+                raise CommandExit(1)
+        elif key == "field":
+            fields += 1
+            if fields > 1:
+                ctx.error("multiple field specifications")
+                raise CommandExit(1)
+        elif key == "header" and value is not None:
+            if not re.fullmatch(r"[ \t\n\v\f\r]*\+?\d+", value) or int(value) == 0:
+                ctx.error(f"invalid header value {quote(ctx, value)}")
+                raise CommandExit(1)
 
 
 @declare("numfmt", spec=NUMFMT_SPEC, effects=Effects.NONE)

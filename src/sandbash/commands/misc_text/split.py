@@ -203,10 +203,18 @@ def cmd_split(ctx: Ctx) -> int:
         elif key in ("hex_plain", "hex_suffixes"):
             alphabet = "0123456789abcdef"
             start = int(value, 16) if isinstance(value, str) and value else 0
-    length = int(opts.get("suffix_length")) if opts.get("suffix_length") is not None else None
-    if length is not None and length <= 0:
+    length_text = opts.get("suffix_length")
+    length = None
+    if length_text is not None:
+        length = int(length_text) if length_text.strip().isdigit() else -1  # `-a x` is invalid
+    if length is not None and length < 0:
         ctx.error(f"invalid suffix length: {quote(ctx, opts.get('suffix_length'))}")
         return 1
+    if length == 0:  # `-a 0` is GNU's default: the length grows with the number of files
+        length = None
+    extra = opts.get("additional_suffix") or ""
+    if "/" in extra:
+        raise ctx.usage_error(f"invalid suffix {quote(ctx, extra)}, contains directory separator")
     namer = Namer(ctx, prefix, length, alphabet, start, opts.get("additional_suffix") or "")
     writer = Writer(ctx, namer, bool(opts.get("verbose")))
     sep_text = opts.get("separator")
@@ -340,7 +348,7 @@ def _by_number(ctx: Ctx, stream: Stream, w: Writer, spec: str, elide: bool, sep:
             chunks.append(data[start:end])
             start = end
     else:
-        per = size // n
+        per = max(1, size // n)  # a file smaller than N: a byte in each of the first chunks
         chunks = [data[i * per : (i + 1) * per if i < n - 1 else size] for i in range(n)]
     if k:
         ctx.stdout.write(chunks[k - 1])

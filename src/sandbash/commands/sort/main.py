@@ -348,12 +348,7 @@ def _parse_keys(ctx: Ctx, opts: Any) -> tuple[list[Key], Key]:
         gkey.skipeblanks = True
     keys: list[Key] = []
     for spec in opts.get("key") or []:
-        try:
-            k = parse_key(spec)
-        except KeySpecError as e:
-            if "invalid count" in e.message:
-                raise _die(ctx, f"{e.message} {quote(ctx, e.spec)}")
-            raise _die(ctx, f"{e.message}: invalid field specification {quote(ctx, spec)}")
+        k = _key(ctx, spec)
         if k.default_compare() and not k.reverse:
             k.inherit(gkey)
         keys.append(k)
@@ -365,6 +360,29 @@ def _parse_keys(ctx: Ctx, opts: Any) -> tuple[list[Key], Key]:
         if k.incompatible():
             raise _die(ctx, f"options '-{k.opts_letters()}' are incompatible")
     return keys, gkey
+
+
+def _key(ctx: Ctx, spec: str) -> Key:
+    try:
+        return parse_key(spec)
+    except KeySpecError as e:
+        if "invalid count" in e.message:
+            raise _die(ctx, f"{e.message} {quote(ctx, e.spec)}") from None
+        raise _die(ctx, f"{e.message}: invalid field specification {quote(ctx, spec)}") from None
+
+
+def _check_in_order(ctx: Ctx, opts: Any) -> None:
+    """GNU sort dies on a bad -k, -t, -S, --parallel or --batch-size as its option loop meets it:
+    the first bad one on the command line is the one reported (`-t '\\t' -k0` names the tab)."""
+    tabs: list[str] = []
+    for key, value in opts.order:
+        if key == "key":
+            _key(ctx, value)
+        elif key == "field_separator":
+            tabs.append(value)
+            _parse_tab(ctx, tabs)
+        elif key in ("buffer_size", "parallel", "batch_size"):
+            _validate_misc(ctx, {key: value})
 
 
 def _pick_word(ctx: Ctx, value: str) -> str:
@@ -492,6 +510,7 @@ def _files0(ctx: Ctx, source: str, files: list[str]) -> list[str]:
 @declare("sort", spec=SORT_SPEC, effects=Effects.OUTPUTS)
 def cmd_sort(ctx: Ctx) -> int:
     opts, files = ctx.parse(SORT_SPEC)
+    _check_in_order(ctx, opts)
     keys, gkey = _parse_keys(ctx, opts)
     tab = _parse_tab(ctx, opts.get("field_separator") or [])
     _validate_misc(ctx, opts)
