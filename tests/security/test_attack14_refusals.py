@@ -3,8 +3,9 @@ command that opens one (docs/errors.md: "a refused file action fails ... EACCES,
 
 Some commands tested a name first (`try_stat(...) is None`, `exists()`) and then said "No such
 file or directory" (env -C, getconf, more, rg, sqlite3 - which also opened a `decide`-hidden file
-as a new empty database), or had a fixed wording without the error (strings: "'x': No such file"),
-or named a refused script as a missing module (node). Nothing leaked - the answer was the same for
+as a new empty database, and took `file:` URIs as plain names), or had a fixed wording without the error (strings: "'x': No such file"),
+or named a refused script as a missing module (node), or had the shell's fixed wording (sqlite3's
+`.read`/`.import`: 'cannot open "x"'). Nothing leaked - the answer was the same for
 an existing and a missing name - but the message hid the rule. The one seam is
 `FsView.stat_error(path)`: the FsError a stat gives, refusal and rule included; `Inputs` takes a
 wording per errno (`open_errors`), so a tool whose ENOENT wording has no `{err}` still names a
@@ -61,7 +62,8 @@ READERS = """cat {P}|tac {P}|head {P}|tail {P}|wc {P}|nl {P}|rev {P}|od {P}|xxd 
 |env -C {P} pwd|cd {P}|pushd {P}|timeout 5 cat {P}|getconf PATH_MAX {P}|date -r {P}|sed -f {P} ok
 |awk -f {P} ok|grep -f {P} ok|jq --rawfile x {P} -n 1|wc --files0-from={P}|exec 3< {P}|cat < {P}
 |lua -e "print(select(2, io.open('{P}')))"|node -e "require('fs').readFileSync('{P}')"
-|python3 -c "open('{P}')"
+|python3 -c "open('{P}')"|sqlite3 'file:{P}' .tables|sqlite3 'file:{P}?mode=ro' .tables
+|sqlite3 "file://localhost$(realpath -m {P})" .tables|sqlite3 :memory: '.import {P} t'|sqlite3 :memory: '.read {P}'
 """
 SAID_ON_STDOUT = ("lua -e",)  # (io.open's message is printed by the script)
 

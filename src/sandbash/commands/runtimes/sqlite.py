@@ -208,21 +208,30 @@ class Shell:
     def _open(self, path: str | None) -> int:
         lib, ctx = self.lib, self.ctx
         if path is not None and path not in ("", ":memory:"):
-            self.db_path = path
+            from .sqlite_uri import UriError, open_target
+
+            try:
+                target, mode, readonly = open_target(path)
+            except UriError as e:
+                ctx.stderr.write(f'Error: unable to open database "{path}": {e}\n'.encode())
+                return 1
+            self.readonly = self.readonly or readonly
+            self.db_path = target  # (None: `file:...?mode=memory`, no file)
             try:
                 try:
-                    st = ctx.fs.stat(path)
+                    st = ctx.fs.stat(target) if target is not None else None
                 except FsError as e:
-                    if e.rule or e.errno != errno.ENOENT:
-                        raise  # (a refused name is not a new database)
-                    parent = path.rsplit("/", 1)[0] if "/" in path else "."
+                    if e.rule or e.errno != errno.ENOENT or mode != "rwc":
+                        raise  # (a refused name is not a new database; ro and rw need one)
+                    assert target is not None  # (stat was asked)
+                    parent = target.rsplit("/", 1)[0] if "/" in target else "."
                     if not ctx.fs.is_dir(parent or "/"):
                         raise
                 else:
-                    if st.size:
+                    if st is not None and st.size and target is not None:
                         ctx.budget.charge_memory(st.size)
                         self._held = st.size
-                        self.original = ctx.fs.read_bytes(path)
+                        self.original = ctx.fs.read_bytes(target)
             except FsError as e:
                 # SQLite's words; a policy refusal is named with its rule instead
                 why = e.message if e.rule else "unable to open database file"

@@ -103,6 +103,12 @@ def dot_command(sh: Shell, line: str, lineno: int | None) -> None:
         _fail(sh, f"Error: {e}")
 
 
+def _cannot_open(sh: Shell, path: str, e: FsError) -> None:
+    """The shell's words for a file `.read`/`.import` cannot open; a policy refusal is named,
+    with its rule, after them (as `.output` names every failure)."""
+    _fail(sh, f'Error: cannot open "{path}"' + (f" ({e.message})" if e.rule else ""))
+
+
 def _prefix(cmd: str) -> str:
     """Dot-commands may be abbreviated to a unique prefix (`.tab`, `.sch`)."""
     hits = [name for name in _TABLE if name.startswith(cmd)] if cmd else []
@@ -309,8 +315,8 @@ def do_read(sh: Shell, args: list[str]) -> None:
         _fail(sh, "Error: .read nested too deeply")
     try:
         stream = sh.ctx.open_in(args[0])
-    except FsError:
-        _fail(sh, f'Error: cannot open "{args[0]}"')
+    except FsError as e:
+        _cannot_open(sh, args[0], e)
         return
     sh.depth += 1
     try:
@@ -335,8 +341,8 @@ def do_import(sh: Shell, args: list[str]) -> None:
     csv_mode = "--csv" in opts or (sh.st.mode == "csv" and "--ascii" not in opts)
     try:
         data = sh.ctx.read_input(path).decode("utf-8", "surrogateescape")
-    except FsError:
-        _fail(sh, f'Error: cannot open "{path}"')
+    except FsError as e:
+        _cannot_open(sh, path, e)
         return
     with sh.ctx.hold_memory() as mem:
         mem.charge(len(data) * 4)
