@@ -10,6 +10,7 @@ from types import ModuleType
 
 from ..commands.options import OptionValueError
 from ..interp.executor import assign_failed
+from ..interp.fastread import store_read_array
 from ..interp.variables import AS_EXPANDED, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.readfields import split_read_fields
@@ -524,39 +525,90 @@ def read_with_ifs(sh: Shell, argv: list[str], ifs: str | None) -> int:
         ifs = ""
     elif ifs is None:
         ifs = sh.ifs()
+    return _assign_read(sh, text, escaped, ifs, status, array, names, None, first)
+
+
+def _assign_read(
+    sh: Shell,
+    text: str,
+    escaped: list[int],
+    ifs: str,
+    status: int,
+    array: str | None,
+    names: list[str],
+    plain: list[bool] | None,
+    first: VarRef | None,
+) -> int:
+    """The line read made the array's elements, REPLY or the names' values; `status` if done,
+    else 1. `plain`: the compiled read's names, plain identifiers, each True when store_plain may
+    store it; None: each name is checked as a reference as it is assigned (`first`: the first's)."""
     try:
         if array is not None:
-            if not _indexed_array_target(sh, "read", array):
-                return 1  # (bash checks the name after reading the line)
-            # split no further than the array may hold (a 9 MB line of 4.5 M words held 700 MB
-            # of fields and items under a 96 MB budget); the items are charged while stored
-            limit = sh.rt.limits.max_array_elements
-            fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
-            if len(fields) > limit:
-                raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
-            with MemoryHold(sh.rt.budget) as held:
-                held.charge(len(fields) * 96)
-                sh.set_array(array, [(None, f, False) for f in fields])
-            return status
+            return status if _read_array(sh, array, text, escaped, ifs) else 1
         if not names:
             sh.set_var("REPLY", text)
             return status
         fields = split_read_fields(text, escaped, ifs, len(names))
+        have = len(fields)
+        store = sh.va.store_plain
         for k, name in enumerate(names):
+            value = fields[k] if k < have else ""
+            if plain is not None:
+                if not (plain[k] and store(name, value)):
+                    sh.set_var(name, value)
+                continue
             target = first if k == 0 else var_ref(sh, name)
             if target is None:
                 sh.builtin_error("read", f"`{name}': not a valid identifier")
                 return 1
-            assign_ref(sh, target, fields[k] if k < len(fields) else "")
+            assign_ref(sh, target, value)
     except AssignError as e:
         assign_failed(sh, "read", e)
         return 1
     return status
 
 
-# `IFS=TEXT read ...` without the temporary binding (interp/fastread.ifs_read finds it here: the
-# interpreter does not import builtins)
+def _read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: str) -> bool:
+    """read -a ARRAY: the line's fields, each split off (no last name takes the rest), made the
+    array's elements from 0; False when ARRAY is no indexed array's name (reported). AssignError
+    (readonly, ...) goes to the caller."""
+    if not _indexed_array_target(sh, "read", array):
+        return False  # (bash checks the name after reading the line)
+    store_read_array(sh, array, text, escaped, ifs)
+    return True
+
+
+def read_line(
+    sh: Shell,
+    argv: list[str],
+    ifs: str | None,
+    raw: bool,
+    names: list[str],
+    plain: list[bool],
+    array: str | None,
+) -> int:
+    """`[IFS=TEXT] read [-r] [-a ARRAY] [NAME...]` as interp/fastread compiled it (`while IFS=, read -r
+    a b c`, `while read -ra f`): the options read once, the names plain identifiers (`plain`: each
+    is no special variable, so store_plain may store it), one line from descriptor 0 as
+    read_with_ifs reads it, without its option parsing or each name's reference check. `ifs`: the
+    binding's text, None: IFS's value. A descriptor 0 that cannot be read takes read_with_ifs."""
+    stream = sh.io.get(0)
+    if stream is None or not stream.readable:
+        return read_with_ifs(sh, argv, ifs)
+    try:
+        text, eof, escaped = _read_record(sh, stream, b"\n", raw)
+    except OSError as e:
+        sh.builtin_error("read", f"read error: 0: {strerror(e.errno or 0)}")
+        return 1
+    return _assign_read(
+        sh, text, escaped, sh.ifs() if ifs is None else ifs, 1 if eof else 0, array, names, plain, None
+    )
+
+
+# the compiled `read` (interp/fastread finds these here: the interpreter does not import builtins):
+# `IFS=TEXT read ...` without the temporary binding, and the options read when compiled
 bi_read.with_ifs = read_with_ifs  # type: ignore[attr-defined]
+bi_read.read_line = read_line  # type: ignore[attr-defined]
 
 
 @builtin("mapfile", "readarray")

@@ -666,7 +666,9 @@ class Compiler:
         if plan.name is not None and plan.name != "exec" and is_builtin(plan.name):
             # (without the dispatch; `read ... <<< WORD` without the here-string's stream)
             redirected = (
-                herestring_read(ex, cmd, _literal_word) if plan.name == "read" and cmd.redirs else None
+                (herestring_read if cmd.redirs else ifs_read)(ex, cmd, _literal_word)
+                if plan.name == "read"
+                else None
             )
             return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word, redirected)
         if cmd.redirs:

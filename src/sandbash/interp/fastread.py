@@ -16,12 +16,15 @@ named read, ...) never reaches this code."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.stringfn import string_fn
+from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..posix.readfields import split_read_fields
-from ..shvars.vars import EXPORT, NAMEREF
+from ..shvars.arrays import IndexedArray
+from ..shvars.vars import ARRAY, EXPORT, NAMEREF
 from ..syntax import ast as A
 from .executor import assign_failed, builtin_failed
 from .fastbuiltins import Literal, _redirected, run_undone
@@ -36,19 +39,64 @@ if TYPE_CHECKING:
 
 # (the builtin, its argv) -> status: what plain_builtin calls in place of _redirected
 Redirected = Callable[["Builtin", list[str]], int]
+# builtins/io.read_line: (shell, argv, the binding's IFS text, -r, names, each plain, -a's array)
+ReadLine = Callable[["Shell", list[str], "str | None", bool, list[str], list[bool], "str | None"], int]
 
 
-def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> tuple[bool, list[str], str | None] | None:
-    """(-r given, the names, the text of a temporary `IFS=TEXT` binding or None) of `[IFS=TEXT]
-    read [-r] [NAME...]` written in literal words, the names plain identifiers other than IFS; None
-    for any other shape (redirections are the caller's to check)."""
+class ReadShape(NamedTuple):
+    raw: bool  # -r
+    names: list[str]  # plain identifiers, none of them IFS
+    bound: str | None  # the text of a temporary `IFS=TEXT` binding, None: no binding
+    array: str | None  # -a ARRAY (a plain identifier, not IFS; no names then)
+
+
+def _read_options(words: list[str]) -> tuple[bool, str | None, list[str]] | None:
+    """(-r given, -a's array, the names) of read's words after `read`, as the builtin's getopt
+    reads them: clusters of r and a (`-ra f`, `-r -a f`, `-a f -r`, `-rar f`: a takes the rest of
+    its word or the next one), the last -a winning, `--` ending them; None for any other option."""
+    raw = False
+    array: str | None = None
+    k = 0
+    while k < len(words):
+        word = words[k]
+        if word[:1] != "-" or word == "-":
+            break
+        k += 1
+        if word == "--":
+            break
+        for j in range(1, len(word)):
+            c = word[j]
+            if c == "r":
+                raw = True
+            elif c == "a":
+                array = word[j + 1 :]
+                if not array:
+                    if k == len(words):
+                        return None  # (the builtin's 'option requires an argument')
+                    array = words[k]
+                    k += 1
+                break
+            else:
+                return None
+    return raw, array, words[k:]
+
+
+def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
+    """The shape of `[IFS=TEXT] read [-r] [-a ARRAY] [NAME...]` written in literal words, the names
+    and the array plain identifiers other than IFS (an array and no names); None for any other
+    shape (redirections are the caller's to check)."""
     texts = [literal(w) for w in cmd.words]
     if texts[0] != "read" or None in texts:
         return None
-    consts = [t for t in texts if t is not None]
-    raw = len(consts) > 1 and consts[1] == "-r"
-    names = consts[2:] if raw else consts[1:]
-    # (a word starting with `-` is an option to the builtin: -r twice, `--`, -a ARRAY, ...)
+    options = _read_options([t for t in texts[1:] if t is not None])
+    if options is None:
+        return None
+    raw, array, names = options
+    if array is not None:
+        # (with -a bash checks the first name and ignores the rest: left to the builtin)
+        if names or array == "IFS":
+            return None
+        names = [array]
     if not all(n.isascii() and n.isidentifier() for n in names):
         return None
     assigns = cmd.assigns
@@ -60,38 +108,43 @@ def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> tuple[bool, list[str]
         bound = "" if a.value is None or not a.value.parts else literal(a.value)  # (`IFS=`: no parts)
         if bound is None or "IFS" in names:
             return None
-    return raw, names, bound
+    return ReadShape(raw, [] if array is not None else names, bound, array)
 
 
 def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
-    """The runner of `IFS=TEXT read [-r] [NAME...]` with no redirection (`while IFS= read -r line`,
-    `IFS=, read -r a b c` in a loop reading a file): the builtin reading its descriptor 0 with TEXT as
-    its IFS, without the temporary binding pushed and popped around it. Nothing else can see the
-    binding while the builtin runs: traps and xtrace take the general path (plain_builtin), the
-    names are not IFS, and a name that is a reference when it runs (it could lead to IFS) or an
-    IFS with attributes (readonly: the binding fails) takes the binding's way. None for any other
-    shape."""
+    """The runner of `[IFS=TEXT] read [-r] [-a ARRAY] [NAME...]` with no redirection (`while IFS=
+    read -r line`, `IFS=, read -r a b c` or `read -ra f` in a loop reading a file): the builtin's
+    read_line with the options read here once, reading its descriptor 0 with TEXT as its IFS,
+    without the temporary binding pushed and popped around it. Nothing else can see the binding
+    while the builtin runs: traps and xtrace take the general path (plain_builtin), the names are
+    not IFS, and with a binding, a name that is a reference when it runs (it could lead to IFS) or
+    an IFS with attributes (readonly: the binding fails) takes the binding's way. None for any
+    other shape."""
     shape = _read_shape(cmd, literal)
-    if cmd.redirs or not cmd.assigns or shape is None:
+    if cmd.redirs or shape is None:
         return None
-    _, names, bound = shape
-    assert bound is not None
+    raw, names, bound, array = shape
     assigns = cmd.assigns
     find = ex.state.vars.find
+    plain = [n not in NOT_PLAIN for n in names]
+    targets = names if array is None else [array]
 
-    def read_bound(builtin: Builtin, argv: list[str]) -> int:
-        var = find("IFS")
-        # (the builtin's entry that takes the binding's text: builtins/io.read_with_ifs)
-        with_ifs: Callable[[Shell, list[str], str | None], int] | None = getattr(builtin, "with_ifs", None)
-        if (
-            with_ifs is None
-            or (var is not None and var.attrs & ~EXPORT)
-            or any((v := find(n)) is not None and v.attrs & NAMEREF for n in names)
-        ):
-            return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
-        return run_undone(ex, "read", lambda sh, argv: with_ifs(sh, argv, bound), argv, [])
+    def read_compiled(builtin: Builtin, argv: list[str]) -> int:
+        # (the builtin's entry that takes the options read here: builtins/io.read_line)
+        read_line: ReadLine | None = getattr(builtin, "read_line", None)
+        if read_line is None:
+            return run_undone(ex, "read", builtin, argv, [])
+        if bound is not None:
+            var = find("IFS")
+            if (var is not None and var.attrs & ~EXPORT) or any(
+                (v := find(n)) is not None and v.attrs & NAMEREF for n in targets
+            ):
+                return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
+        return run_undone(
+            ex, "read", lambda sh, argv: read_line(sh, argv, bound, raw, names, plain, array), argv, []
+        )
 
-    return read_bound
+    return read_compiled
 
 
 def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
@@ -104,7 +157,7 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
     r = redirs[0]
     if r.op != "<<<" or r.fd not in (None, 0) or r.fd_var is not None or not isinstance(r.target, A.Word):
         return None
-    raw, names, bound = shape
+    raw, names, bound, array = shape
     assigns = cmd.assigns
     find = ex.state.vars.find
     sh = ex.sh
@@ -149,9 +202,20 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
             or len(line) + 17 > rt.limits.max_string_length  # (_read_record's charge of a line)
         ):
             return _bound(ex, r, text, builtin, argv, assigns if bound is not None else None)
+        if array is not None:
+            # (an array that is not a plain indexed array or unset, or a variable of another
+            # kind: the builtin's checks and messages, `not an indexed array`, readonly, ...)
+            var = find(array)
+            if var is not None and (
+                var.attrs & ~(ARRAY | EXPORT)
+                or (var.value is not None and type(var.value) not in (IndexedArray, str))
+            ):
+                return _bound(ex, r, text, builtin, argv, assigns if bound is not None else None)
         rt.budget.checkpoint()  # (as the builtin, a line read)
         try:
-            if not count:
+            if array is not None:
+                store_read_array(sh, array, line, [], sh.ifs() if bound is None else bound)
+            elif not count:
                 set_var("REPLY", line)
             else:
                 fields = split_read_fields(line, [], sh.ifs() if bound is None else bound, count)
@@ -200,3 +264,17 @@ def _bound(
             store.pop()
         elif temp in store.scopes:
             store.scopes.remove(temp)
+
+
+def store_read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: str) -> None:
+    """read -a ARRAY's store (the builtin's, builtins/io._read_array, and the compiled here-string's):
+    the line's fields, each split off, made the array's elements from 0. Split no further than the
+    array may hold (a 9 MB line of 4.5 M words held 700 MB of fields and items under a 96 MB
+    budget); the items are charged while stored."""
+    limit = sh.rt.limits.max_array_elements
+    fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
+    if len(fields) > limit:
+        raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
+    with MemoryHold(sh.rt.budget) as held:
+        held.charge(len(fields) * 96)
+        sh.set_array(array, [(None, f, False) for f in fields])

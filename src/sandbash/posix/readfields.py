@@ -53,6 +53,18 @@ def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> li
             return [whole]
         assert ws_split is not None  # (ifs is not empty and all whitespace)
         return ws_split.split(whole, count - 1)
+    if len(other) == 1 and not ws and not escaped:
+        # one delimiter, no IFS whitespace, nothing escaped (`IFS=, read -r a b c`): the scan
+        # below gives the pieces between delimiters, the last name the rest; a piece left empty
+        # by a delimiter ending the line is no field, and the rest loses one delimiter that ends
+        # it when it holds no other ("a,b," into two names is a and b)
+        pieces = text.split(other, count - 1)
+        rest = pieces[-1]
+        if not rest:
+            pieces.pop()
+        elif rest.find(other) == len(rest) - 1:
+            pieces[-1] = rest[:-1]
+        return pieces
     esc = frozenset(escaped)
     delims = ws + other
     n = len(text)
