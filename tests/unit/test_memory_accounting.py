@@ -236,6 +236,10 @@ def test_a_release_while_the_lock_is_held_is_queued_not_a_deadlock() -> None:
         "((x = 1)); x=é",  # a wide value replaced by a number
         "x=$((i * 1000)); ((x = 1))",
         "let x=i*100000; x=a",
+        # a text assignment after a shorter or longer number (test_increments_that_change_the_length_
+        # are_charged has the loop counters): 10 -> 9 by --, 999 -> 1000 by +=
+        "x=10; ((x--))",
+        "x=999; (( x += 1 ))",
     ],
 )
 def test_arithmetic_stores_keep_the_account_exact(sess: Session, loop: str) -> None:
