@@ -128,6 +128,7 @@ def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected
     find = ex.state.vars.find
     plain = [n not in NOT_PLAIN for n in names]
     targets = names if array is None else [array]
+    sh = ex.sh
 
     def read_compiled(builtin: Builtin, argv: list[str]) -> int:
         # (the builtin's entry that takes the options read here: builtins/io.read_line)
@@ -140,9 +141,14 @@ def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected
                 (v := find(n)) is not None and v.attrs & NAMEREF for n in targets
             ):
                 return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
-        return run_undone(
-            ex, "read", lambda sh, argv: read_line(sh, argv, bound, raw, names, plain, array), argv, []
-        )
+        try:  # (run_undone and _run_builtin inline: no redirection to undo, read is no special builtin)
+            try:
+                return read_line(sh, argv, bound, raw, names, plain, array)
+            except Exception as e:
+                return builtin_failed(sh, "read", e)
+        except AssignError as e:  # (one builtin_failed gives back: run_undone reports it)
+            sh.error(e.message)
+            return 1
 
     return read_compiled
 
