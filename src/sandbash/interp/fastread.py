@@ -137,9 +137,12 @@ def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected
             return run_undone(ex, "read", builtin, argv, [])
         if bound is not None:
             var = find("IFS")
-            if (var is not None and var.attrs & ~EXPORT) or any(
-                (v := find(n)) is not None and v.attrs & NAMEREF for n in targets
-            ):
+            refer = var is not None and var.attrs & ~EXPORT
+            for n in targets:  # (a loop, not any(): no generator made for each line)
+                v = find(n)
+                if v is not None and v.attrs & NAMEREF:
+                    refer = True
+            if refer:
                 return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
         try:  # (run_undone and _run_builtin inline: no redirection to undo, read is no special builtin)
             try:
