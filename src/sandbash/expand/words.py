@@ -55,6 +55,19 @@ if TYPE_CHECKING:
 ARGV_HELD_MIN = 1 << 16
 
 
+def _static(parts: tuple[A.Part, ...]) -> bool:
+    """Nothing in these parts expands: literal text, quoted or not (what regex() makes of them
+    depends on the text alone)."""
+    for p in parts:
+        t = type(p)
+        if t is A.DQ:
+            if not _static(p.parts):  # type: ignore[union-attr]
+                return False
+        elif not (t is A.Lit or t is A.SQ or t is A.Esc):
+            return False
+    return True
+
+
 class Expander:
     def __init__(self, env: ExpandEnv) -> None:
         self.env = env
@@ -65,6 +78,8 @@ class Expander:
         self._plans: dict[int, tuple[A.Param, Plan | int | None]] = {}
         # id(word) -> (word, how it is evaluated): arithmetic words' closures (arithwords.arith_fn)
         self._arith_fns: dict[int, tuple[A.Word, Callable[[], int]]] = {}
+        # id(word) -> (word, its ERE text): the right side of =~ when nothing in it expands
+        self._regex_texts: dict[int, tuple[A.Word, str]] = {}
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to
@@ -440,7 +455,12 @@ class Expander:
 
     def regex(self, word: A.Word) -> str:
         """The right side of =~: quoted characters match literally. Inside a bracket expression
-        opened by an unquoted `[` they go in as they are (bash: `["."]` is `[.]`, `[\\.]` too)."""
+        opened by an unquoted `[` they go in as they are (bash: `["."]` is `[.]`, `[\\.]` too).
+        A word of literal text only (`^user[0-9]+,(.*)$`, `"a.b"'$'`) is made an ERE once (the
+        entry holds the word, so its id stays its own)."""
+        hit = self._regex_texts.get(id(word))
+        if hit is not None and hit[0] is word:
+            return hit[1]
         segs: list[Seg] = []
         self._parts(word.parts, segs, False, join_at=True)
         chars = [(c, f == QUO) for t, f in segs for c in t]
@@ -459,7 +479,13 @@ class Expander:
             else:
                 out.append(c)
             i += 1
-        return "".join(out)
+        text = "".join(out)
+        if _static(word.parts):
+            cache = self._regex_texts
+            if len(cache) >= 1024:
+                cache.clear()
+            cache[id(word)] = (word, text)
+        return text
 
     def redirect_target(self, word: A.Word) -> list[str]:
         """Expansion for a redirection target (may glob; caller checks count)."""
