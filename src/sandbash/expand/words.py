@@ -55,6 +55,27 @@ if TYPE_CHECKING:
 ARGV_HELD_MIN = 1 << 16
 
 
+def _ere(segs: list[Seg]) -> str:
+    """The ERE of the right side of =~ expanded to `segs`: quoted characters match literally."""
+    chars = [(c, f == QUO) for t, f in segs for c in t]
+    out: list[str] = []
+    i = 0
+    n = len(chars)
+    while i < n:
+        c, quoted = chars[i]
+        if quoted:
+            # (bash's ere_char: only what is special in an ERE is escaped; `\<` is a plain `<`,
+            # never glibc's word boundary)
+            out.append("\\" + c if c in _ERE_SPECIAL else c)
+        elif c == "[":
+            i = _regex_bracket(chars, i, out)
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def _static(parts: tuple[A.Part, ...]) -> bool:
     """Nothing in these parts expands: literal text, quoted or not (what regex() makes of them
     depends on the text alone)."""
@@ -80,6 +101,8 @@ class Expander:
         self._arith_fns: dict[int, tuple[A.Word, Callable[[], int]]] = {}
         # id(word) -> (word, its ERE text): the right side of =~ when nothing in it expands
         self._regex_texts: dict[int, tuple[A.Word, str]] = {}
+        # the expanded right side of =~ (its segments) -> its ERE text
+        self._regex_made: dict[tuple[Seg, ...], str] = {}
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to
@@ -457,29 +480,22 @@ class Expander:
         """The right side of =~: quoted characters match literally. Inside a bracket expression
         opened by an unquoted `[` they go in as they are (bash: `["."]` is `[.]`, `[\\.]` too).
         A word of literal text only (`^user[0-9]+,(.*)$`, `"a.b"'$'`) is made an ERE once (the
-        entry holds the word, so its id stays its own)."""
+        entry holds the word, so its id stays its own); an expanded one (`$re`, `^$p-[0-9]+`) once
+        for each text and quoting it expands to."""
         hit = self._regex_texts.get(id(word))
         if hit is not None and hit[0] is word:
             return hit[1]
         segs: list[Seg] = []
         self._parts(word.parts, segs, False, join_at=True)
-        chars = [(c, f == QUO) for t, f in segs for c in t]
-        out: list[str] = []
-        i = 0
-        n = len(chars)
-        while i < n:
-            c, quoted = chars[i]
-            if quoted:
-                # (bash's ere_char: only what is special in an ERE is escaped; `\<` is a plain `<`,
-                # never glibc's word boundary)
-                out.append("\\" + c if c in _ERE_SPECIAL else c)
-            elif c == "[":
-                i = _regex_bracket(chars, i, out)
-                continue
-            else:
-                out.append(c)
-            i += 1
-        text = "".join(out)
+        key = tuple(segs)
+        made = self._regex_made
+        text = made.get(key)
+        if text is None:
+            text = _ere(segs)
+            if len(text) <= 4096:  # (what the cache holds stays small)
+                if len(made) >= 256:
+                    made.clear()
+                made[key] = text
         if _static(word.parts):
             cache = self._regex_texts
             if len(cache) >= 1024:
