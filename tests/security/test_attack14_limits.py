@@ -88,6 +88,24 @@ BOMBS = [
         profile="default",
         overrides={"max_memory": 96 << 20},
     ),
+    # the compiled read -a of a loop (interp/fastread: from a here-string, from the file itself)
+    # splits no further than the array may hold, as the builtin does
+    param(
+        "read-a-here-string-in-a-loop",
+        "s=$(yes x | head -c 200000 | tr '\\n' ' '); for i in 1 2; do IFS=' ' read -ra a <<< \"$s\"; done",
+        timeout=20,
+        expect=("max_array_elements",),
+        profile="default",
+        overrides={"max_array_elements": 10000},
+    ),
+    param(
+        "read-a-file-in-a-loop",
+        "yes x | head -c 200000 | tr '\\n' ' ' > l; while read -r -a a; do :; done < l",
+        timeout=20,
+        expect=("max_array_elements",),
+        profile="default",
+        overrides={"max_array_elements": 10000},
+    ),
 ]
 
 
