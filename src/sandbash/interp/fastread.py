@@ -16,7 +16,6 @@ named read, ...) never reaches this code."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
@@ -43,11 +42,10 @@ Redirected = Callable[["Builtin", list[str]], int]
 ReadLine = Callable[["Shell", list[str], "str | None", bool, list[str], list[bool], "str | None"], int]
 
 
-class ReadShape(NamedTuple):
-    raw: bool  # -r
-    names: list[str]  # plain identifiers, none of them IFS
-    bound: str | None  # the text of a temporary `IFS=TEXT` binding, None: no binding
-    array: str | None  # -a ARRAY (a plain identifier, not IFS; no names then)
+# `[IFS=TEXT] read [-r] [-a ARRAY] [NAME...]`: (-r given, the names: plain identifiers, none of them
+# IFS; the text of a temporary `IFS=TEXT` binding, None: no binding; -a's array, a plain identifier
+# other than IFS, with no names then). A tuple: typing's NamedTuple is no start-up import.
+ReadShape = tuple[bool, list[str], "str | None", "str | None"]
 
 
 def _read_options(words: list[str]) -> tuple[bool, str | None, list[str]] | None:
@@ -108,7 +106,7 @@ def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
         bound = "" if a.value is None or not a.value.parts else literal(a.value)  # (`IFS=`: no parts)
         if bound is None or "IFS" in names:
             return None
-    return ReadShape(raw, [] if array is not None else names, bound, array)
+    return raw, [] if array is not None else names, bound, array
 
 
 def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
