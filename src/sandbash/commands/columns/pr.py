@@ -93,14 +93,16 @@ def _int_option(ctx: Ctx, text: str, low: int, what: str) -> int:
     return value
 
 
-def _char_and_width(ctx: Ctx, letter: str, text: str) -> tuple[int | None, int | None]:
-    """-e/-i/-n's `[CHAR[WIDTH]]`: a leading non-digit is the character, the rest a width > 0."""
+def _char_and_width(ctx: Ctx, letter: str, text: str | None, char: int, width: int) -> tuple[int, int]:
+    """-e/-i/-n's `[CHAR[WIDTH]]` over the current (char, width): a leading non-digit is the
+    character, the rest a width > 0 (getoptarg)."""
+    if text is None:
+        return char, width
     raw = text.encode("utf-8", "surrogateescape")
-    char: int | None = None
     if raw and not 0x30 <= raw[0] <= 0x39:
         char, raw = raw[0], raw[1:]
     if not raw:
-        return char, None
+        return char, width
     rest = raw.decode("utf-8", "surrogateescape")
     m = _NUMBER.match(rest)
     why = ""
@@ -209,20 +211,16 @@ def _settings(ctx: Ctx, opts: Parsed, operands: list[str]) -> tuple[Settings, li
         elif key == "date_format":
             s.date_format = value
         elif key == "expand_tabs":
-            if value is not None:
-                char, width = _char_and_width(ctx, "e", value)
-                s.input_tab_char = s.input_tab_char if char is None else char
-                s.input_tab = s.input_tab if width is None else width
+            s.input_tab_char, s.input_tab = _char_and_width(ctx, "e", value, s.input_tab_char, s.input_tab)
             s.untabify = True
         elif key == "form_feed":
             s.form_feed = True
         elif key == "header":
             s.custom_header = value
         elif key == "output_tabs":
-            if value is not None:
-                char, width = _char_and_width(ctx, "i", value)
-                s.output_tab_char = s.output_tab_char if char is None else char
-                s.output_tab = s.output_tab if width is None else width
+            s.output_tab_char, s.output_tab = _char_and_width(
+                ctx, "i", value, s.output_tab_char, s.output_tab
+            )
             s.tabify = True
         elif key == "join_lines":
             s.join_lines = True
@@ -233,10 +231,9 @@ def _settings(ctx: Ctx, opts: Parsed, operands: list[str]) -> tuple[Settings, li
             s.storing = False
         elif key == "number_lines":
             s.numbered = True
-            if value is not None:
-                char, width = _char_and_width(ctx, "n", value)
-                s.number_separator = s.number_separator if char is None else char
-                s.chars_per_number = s.chars_per_number if width is None else width
+            s.number_separator, s.chars_per_number = _char_and_width(
+                ctx, "n", value, s.number_separator, s.chars_per_number
+            )
         elif key == "first_line_number":
             s.skip_count = False
             s.start_line_num = _int_option(ctx, value, INT_MIN, "'-N NUMBER' invalid starting line number")

@@ -52,6 +52,12 @@ class Src:
         if c != EOF:
             self.pos -= 1
 
+    def skip_newline(self) -> None:
+        """After a form feed: a newline right after it belongs to it."""
+        c = self.getc()
+        if c != NL:
+            self.ungetc(c)
+
 
 class Col:
     __slots__ = (
@@ -392,9 +398,7 @@ class Machine:
                             q.full_page_printed = False
                     else:
                         p.full_page_printed = False
-                c = src.getc()
-                if c != NL:
-                    src.ungetc(c)
+                src.skip_newline()
                 self.hold_file(p)
                 break
             if c == EOF:
@@ -515,6 +519,14 @@ class Machine:
 
     # ------------------------------------------------------------ lines
 
+    def form_feed_in_line(self, p: Col) -> None:
+        """A form feed after a line's text: the line ends, the file waits for the next page."""
+        assert p.src is not None
+        p.src.skip_newline()
+        if self.s.keep_ff:
+            self.print_a_ff = True
+        self.hold_file(p)
+
     def read_rest_of_line(self, p: Col) -> None:
         """A truncated line: read to its end, printing nothing."""
         src = p.src
@@ -524,12 +536,7 @@ class Machine:
             if c == NL:
                 return
             if c == FF:
-                c = src.getc()
-                if c != NL:
-                    src.ungetc(c)
-                if self.s.keep_ff:
-                    self.print_a_ff = True
-                self.hold_file(p)
+                self.form_feed_in_line(p)
                 return
             if c == EOF:
                 self.close_file(p)
@@ -548,9 +555,7 @@ class Machine:
                 c = src.getc()
         p.full_page_printed = False
         if c == FF:
-            c = src.getc()
-            if c != NL:
-                src.ungetc(c)
+            src.skip_newline()
             self.ff_only = True
             if self.print_a_header and not s.storing:
                 self.pad_vertically = True
@@ -594,12 +599,7 @@ class Machine:
             if c == NL:
                 return True
             if c == FF:
-                c = src.getc()
-                if c != NL:
-                    src.ungetc(c)
-                if s.keep_ff:
-                    self.print_a_ff = True
-                self.hold_file(p)
+                self.form_feed_in_line(p)
                 return True
             if c == EOF:
                 self.close_file(p)
