@@ -419,7 +419,9 @@ def cmd_tail(ctx: Ctx) -> int:
     for key, raw in opts.order:  # (in order: GNU checks each as its option loop meets it)
         if key in ("lines", "bytes"):
             mode = key
-            value, sign = _count(ctx, raw, key, allow_neg=False)
+            value, this_sign = _count(ctx, raw, key, allow_neg=False)
+            # GNU's from_start is set by a `+` and never cleared: `-n +2 -c 5` prints from byte 5
+            sign = "+" if sign == "+" else this_sign
         elif key == "digit":
             ctx.error(f"option used in invalid context -- {raw}")
             raise CommandExit(1)
