@@ -183,13 +183,14 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         break
     rest = args[i:]
     startup_warnings(sh, argv[0], env)
-    child = sh.pr.spawn_shell(env)
+    child = sh.pr.spawn_shell(env, options=False)
     st = child.state
     st.opts.update({k: v for k, v in opts.items() if k in st.opts})
     if opts.get("posix"):
         child.va.posix_mode(True)  # (bash's posix_initialize, before -O/+O)
     st.shopts.update({k: v for k, v in shopts.items() if k in st.shopts})
     st.shopts["login_shell"] = login
+    child.va.import_options(env)  # (after the command line's: SHELLOPTS=errexit wins over +e)
     if command is not None:
         if not rest:
             sh.write_err(f"{name}: -c: option requires an argument\n")

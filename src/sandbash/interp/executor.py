@@ -761,7 +761,8 @@ class Executor:
                     if tsub is None:
                         name, var = target, st.vars.find(target)
                 if var is not None and var.attrs & READONLY and name not in temp:
-                    self.sh.error(f"{name}: readonly variable")
+                    # (bash's assign_in_env: err_readonly, a report_error that ends a set -e shell)
+                    self.sh.report_error(f"{name}: readonly variable")
                     if st.opts["posix"]:
                         if command in SPECIAL:
                             self.posix_fatal()

@@ -89,9 +89,11 @@ class Processes:
 
     # ------------------------------------------------------------ child shells and scripts
 
-    def spawn_shell(self, env: Mapping[str, str]) -> Shell:
+    def spawn_shell(self, env: Mapping[str, str], options: bool = True) -> Shell:
         """A new shell process: fresh state from the environment (bash's
-        inheritance rules: exported variables and functions, cwd, umask, fds)."""
+        inheritance rules: exported variables and functions, cwd, umask, fds), with the options
+        SHELLOPTS and BASHOPTS there list unless `options` is False (`bash`, which takes them
+        after those of its command line)."""
         from .state import ShellState
 
         st = self.state
@@ -126,6 +128,8 @@ class Processes:
         ignored = frozenset(k for k, v in st.traps.items() if not v and k not in _NOT_SIGNALS)
         child.entry_ignored = ignored
         child.state.traps.update(dict.fromkeys(ignored, ""))
+        if options:
+            child.va.import_options(env)
         return child
 
     def exported_functions(self) -> set[str]:

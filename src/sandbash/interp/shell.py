@@ -42,6 +42,7 @@ from .state import ShellState
 from .variables import (
     AS_EXPANDED,
     NOT_PLAIN,
+    OPTION_VARS,
     AssignError,
     EmptySubscript,
     ReadonlyError,
@@ -299,6 +300,12 @@ class Shell:
         scope["UID"] = Var(str(ident.uid), READONLY | INTEGER)
         scope["EUID"] = Var(str(ident.uid), READONLY | INTEGER)
         scope["PPID"] = Var(str(ident.ppid), READONLY | INTEGER)
+        # bash keeps these two as readonly variables whose value it recomputes as options change:
+        # stored without a value (Variables.lookup computes it), exported when they came from the
+        # environment (a child bash takes its options from them: import_option_vars)
+        for name in OPTION_VARS:
+            scope[name] = Var(None, READONLY | (EXPORT if name in env else 0))
+        self.state.vars.readonly_names.update(OPTION_VARS)
 
     def out(self, text: str) -> None:
         stream = self.io.get(1)

@@ -39,7 +39,7 @@ from .state import init_bash_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from ..syntax import ast as A
@@ -125,6 +125,9 @@ _LISTED_WITH_VALUE = frozenset(
 )
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
+# the option lists every shell stores as readonly variables without a value (Shell.init_variables):
+# their value is computed as they are read, their attributes (exported) are the stored variable's
+OPTION_VARS = frozenset({"SHELLOPTS", "BASHOPTS"})
 # the call stack arrays: `FUNCNAME=x` does nothing (no message, status 0), as in bash
 _NOASSIGN = NOASSIGN
 # dynamic variables that stay dynamic when assigned (the value seeds or offsets them, or is
@@ -134,7 +137,7 @@ _STAYS_DYNAMIC = frozenset(
 )
 # the names whose assigned variable lookup still reads as the shell's value (PIPESTATUS: while
 # it is an indexed array, which bash overwrites after each command)
-_VALUED_DYNAMIC = _STAYS_DYNAMIC | {"PIPESTATUS"}
+_VALUED_DYNAMIC = _STAYS_DYNAMIC | OPTION_VARS | {"PIPESTATUS"}
 
 
 def _intrand32(last: int) -> int:
@@ -309,6 +312,9 @@ class Variables:
         shown = out.get("PIPESTATUS")
         if shown is not None and "PIPESTATUS" not in unspecial:
             out["PIPESTATUS"] = self.lookup("PIPESTATUS") or shown  # (an assigned one shows the statuses)
+        for name in OPTION_VARS:
+            if name in out:
+                out[name] = self.lookup(name) or out[name]
         for name, attrs in _LISTED_DYNAMIC.items():
             if name in out or name in unspecial:
                 continue
@@ -412,8 +418,9 @@ class Variables:
         return var.value is None or name == "PIPESTATUS"  # (`PIPESTATUS=5` set its element 0)
 
     def is_dynamic(self, name: str) -> bool:
-        """A variable whose value is computed when it is read, assigned or not (RANDOM, SECONDS...)."""
-        return name in _STAYS_DYNAMIC and name not in self.state.unspecial
+        """A variable whose value is computed when it is read, assigned or not (RANDOM, SECONDS...,
+        SHELLOPTS and BASHOPTS, which are stored without a value)."""
+        return (name in _STAYS_DYNAMIC or name in OPTION_VARS) and name not in self.state.unspecial
 
     def lookup(self, name: str) -> Var | None:
         store = self.state.vars
@@ -463,7 +470,8 @@ class Variables:
             if nxt is None:
                 return self._dynamic(base) if base in _DYNAMIC else None
             if not (nxt.attrs & NAMEREF) or not nxt.value:
-                return nxt
+                # (a stored SECONDS or SHELLOPTS: its value is computed as it is read)
+                return self.lookup(base) if base in _VALUED_DYNAMIC else nxt
             target = nxt.value
         return None
 
@@ -570,6 +578,28 @@ class Variables:
                 self.unset_var(var[0])
         except AssignError as e:
             self.sh.error(e.message)
+
+    def import_options(self, env: Mapping[str, str]) -> None:
+        """A new bash process turns on the options its environment's SHELLOPTS (`set -o` names) and
+        BASHOPTS (shopt names) list, after its command line's (bash's initialize_shell_options and
+        initialize_bashopts): `export SHELLOPTS` passes `set -e` on to the scripts a script runs. An
+        unknown `set -o` name is reported, an unknown shopt name skipped, as bash does."""
+        shell_opts = env.get("SHELLOPTS")
+        if shell_opts is not None:
+            for name in colon_units(shell_opts):
+                if name not in self.state.opts:
+                    self.sh.write_err(f"{self.sh.err_name()}: line 0: {name}: invalid option name\n")
+                    continue
+                self.set_option(name, True)
+                if name in ("vi", "emacs"):
+                    self.state.opts["emacs" if name == "vi" else "vi"] = False
+        bash_opts = env.get("BASHOPTS")
+        if bash_opts is not None:
+            shopts = self.state.shopts
+            for name in colon_units(bash_opts):
+                # (login_shell and restricted_shell say how the shell started: never imported)
+                if name in shopts and name not in ("login_shell", "restricted_shell"):
+                    shopts[name] = True
 
     def propagate_temp(self, done: Scope) -> None:
         """A function has returned: its call's temporary bindings that `export`, `readonly` or
@@ -1617,7 +1647,9 @@ class Variables:
             for name, var in scope.items():
                 v = var.value
                 if v is None:
-                    continue  # unset (`local v`): invisible, an outer exported v is what commands see
+                    if name not in OPTION_VARS or not var.attrs & EXPORT:
+                        continue  # unset (`local v`): invisible, an outer exported v is what commands see
+                    v = self._dynamic(name).value  # type: ignore[union-attr]  # (`export SHELLOPTS`)
                 if var.attrs & EXPORT:
                     if isinstance(v, str):
                         env[name] = v
@@ -1639,6 +1671,15 @@ class Variables:
             fdef = functions.get(name)
             if fdef is not None:
                 env[f"BASH_FUNC_{name}%%"] = exported_function_text(fdef)
+
+
+def colon_units(text: str) -> list[str]:
+    """`text` cut at colons as bash's extract_colon_unit reads a path list: a leading colon and
+    each doubled one give an empty unit, a trailing colon one more (":a::" is "", "a", "")."""
+    units = text.split(":")
+    if len(units) > 1 and units[-1] == "" and units[-2] == "":
+        units.pop()  # (the unit after a colon that ends the text is read only once)
+    return units if text else []
 
 
 def plain_index(text: str) -> bool:
