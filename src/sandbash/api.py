@@ -402,6 +402,7 @@ class Bash:
         state.mode = mode
         sh = Shell(state, rt)
         sh.init_variables(dict(env))
+        sh.va.import_options(env)  # (SHELLOPTS=errexit in the run's environment: as a bash started so)
         return sh, rt
 
     def exec(

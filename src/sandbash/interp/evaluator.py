@@ -15,7 +15,7 @@ from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .calls import call_function
 from .control import AbortCommand, ExitShell, LoopControl
-from .jobs import child_exited, fresh_table, release_ended, report_death
+from .jobs import child_exited, fresh_table, release_ended, report_death, sole_command
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .variables import NOT_PLAIN, AssignError, valid_ref_target
 
@@ -179,6 +179,12 @@ class Evaluator:
         return self.run_body(node.body)
 
     def _exec_subshell(self, node: A.Subshell) -> int:
+        status, child = self._run_subshell(node)
+        if child.killed_by:
+            self._subshell_died(child, node)
+        return self._subshell_done(child, status)
+
+    def _run_subshell(self, node: A.Subshell) -> tuple[int, Shell]:
         self.state.line = node.line
         if "ERR" in self.state.traps and not self.state.in_trap:
             self.sh.current_command = node  # (bash: $BASH_COMMAND is `( ... )` when ERR is trapped)
@@ -190,16 +196,28 @@ class Evaluator:
         )  # exec(args=...): its first command
         status = child.pr.run_subshell_body(node.body)
         child_exited(self.sh)
-        if child.killed_by and not self.sh.subst_depth:  # (a `$( )`'s shell reports none)
-            from .executor import unparse_command  # (a death by a signal: rare)
+        return status, child
 
-            # (bash reports it at the line of the enclosing context: see ShellState.ctx_line)
-            self.state.line = self.state.ctx_line or node.line
-            report_death(self.sh, child.killed_by, child.state.bashpid, unparse_command(node))
+    def _subshell_done(self, child: Shell, status: int) -> int:
         release_ended(child)
         self.state.last_status = status
         self.errexit_check(status)
         return status
+
+    def _subshell_died(self, child: Shell, node: A.Subshell | A.Redirected) -> None:
+        """The `( )` `node` (with its redirections, once they are undone) died of a signal: its
+        shell reports it, unless it is a `$( )`'s, or `node` is the whole of this subshell, which
+        bash runs as this process (jobs.sole_command): then this subshell died of it."""
+        sh = self.sh
+        st = self.state
+        if st.subshell and "EXIT" not in st.traps and sole_command(sh.subshell_body) is node:
+            sh.killed_by = child.killed_by
+        elif not sh.subst_depth:
+            from .executor import unparse_command  # (a death by a signal: rare)
+
+            # (bash reports it at the line of the enclosing context: see ShellState.ctx_line)
+            st.line = st.ctx_line or node.line
+            report_death(sh, child.killed_by, child.state.bashpid, unparse_command(node))
 
     def _exec_if(self, node: A.If) -> int:
         st = self.state
@@ -634,11 +652,18 @@ class Evaluator:
         # background jobs inside keep this input instead of /dev/null (bash's stdin_redir)
         stdin = any(r.op in _STDIN_OPS and r.fd in (None, 0) and r.fd_var is None for r in node.redirs)
         st.stdin_redirected += stdin
+        child = None
         try:
-            return self.execute(node.body)
+            if not forked:
+                return self.execute(node.body)
+            status, child = self._run_subshell(node.body)  # type: ignore[arg-type]
         finally:
             st.stdin_redirected -= stdin
             self.rd.restore_redirects(undo)
+        if child.killed_by:  # (reported as bash's parent does: with the redirections, after them)
+            self._subshell_died(child, node)
+        st.pipestatus = [status]  # (what execute() sets for a `( )` of its own)
+        return self._subshell_done(child, status)
 
     # ------------------------------------------------------------ functions
 

@@ -39,6 +39,7 @@ from .jobs import (
     child_exited,
     exec_tail,
     notify_dead_jobs,
+    one_shot_now,
     owns_table,
     release_ended,
     report_death,
@@ -299,9 +300,14 @@ class Executor:
         (sig, pid), sh.child_death = sh.child_death or (0, 0), None
         if status != 128 + sig:
             return
-        if self.state.subshell and "EXIT" not in self.state.traps and exec_tail(sh.subshell_body) is cmd:
-            sh.killed_by = sig  # bash ran it as the subshell itself: the subshell died of it
+        if (
+            self.state.subshell and "EXIT" not in self.state.traps and exec_tail(sh.subshell_body) is cmd
+        ) or (sh.one_shot is cmd and one_shot_now(sh)):
+            sh.killed_by = sig  # bash ran it as the subshell (the `bash -c`) itself: that died of it
         elif not sh.subst_depth:
+            # (at the line of the enclosing context, as a subshell's: a command over several
+            # lines is reported at its last)
+            self.state.line = self.state.ctx_line or self.state.line
             report_death(sh, sig, pid, unparse_command(cmd))
 
     def expand_argv(self, words: tuple[A.Word, ...]) -> list[str]:

@@ -285,6 +285,59 @@ def exec_tail(body: object) -> object:
     return node if isinstance(node, A.SimpleCommand) else None
 
 
+def one_shot_tail(node: object) -> object:
+    """The simple command a `bash -c` string ends with that bash runs as the shell's own process
+    (execve without a fork: evalstring.c's should_suppress_fork, and for `a; b`, `a && b`, `a || b`
+    the second, can_optimize_connection): the last command of the string, not negated, timed,
+    redirected or after `&`; None when there is none. Whether traps keep it from that is decided
+    as it runs (Executor._child_died)."""
+    from ..syntax import ast as A  # (once per `bash -c` string, at its last command)
+
+    if isinstance(node, A.CommandList):
+        items = node.items
+        if not items or items[-1].background or (len(items) > 1 and items[-2].background):
+            return None
+        node = items[-1].cmd
+    if isinstance(node, A.AndOr):
+        node = node.rest[-1][1] if node.rest else node.first
+    if isinstance(node, A.Pipeline):
+        if len(node.cmds) != 1 or node.negate or node.timed:
+            return None
+        node = node.cmds[0]
+    return node if isinstance(node, A.SimpleCommand) and not node.redirs else None
+
+
+def one_shot_now(sh: Shell) -> bool:
+    """Whether bash would still run a `bash -c` string's last command as its own process now: not
+    from eval, source or a trap, and with no EXIT or ERR trap nor a signal's handler (an ignored
+    signal, DEBUG and RETURN traps do not count: should_suppress_fork)."""
+    st = sh.state
+    if sh.eval_depth or st.sources or st.in_trap or st.subshell or st.frames:
+        return False
+    return not any(
+        name in ("EXIT", "ERR") or (h and name not in ("DEBUG", "RETURN")) for name, h in st.traps.items()
+    )
+
+
+def sole_command(body: object) -> object:
+    """The command that is the whole of a subshell's `body` (not negated, not timed), or None: a
+    `( )` there, redirected or not, bash runs in the subshell's own process (execute_in_subshell
+    sets CMD_NO_FORK on it), so a signal that kills it kills the subshell: `( ( kill -9 $BASHPID ) )`
+    is reported with the outer text."""
+    from ..syntax import ast as A  # (a subshell that died of a signal: rare)
+
+    node = body
+    if isinstance(node, A.CommandList):
+        if len(node.items) != 1 or node.items[0].background:
+            return None
+        node = node.items[0].cmd
+    if isinstance(node, A.Pipeline):
+        if len(node.cmds) != 1 or node.negate or node.timed:
+            return None
+        node = node.cmds[0]
+    return node
+
+
 # what bash reads and runs anew: not run as the subshell's own process
 _REREAD = frozenset({"eval", "exec", "source", "."})
 

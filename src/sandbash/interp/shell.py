@@ -34,7 +34,7 @@ from .evaluator import Evaluator
 from .executor import Executor, unparse_command
 from .framestack import with_room
 from .histline import history_line, histsize, push
-from .jobs import notify_dead_jobs, take_signals
+from .jobs import notify_dead_jobs, one_shot_tail, take_signals
 from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
@@ -475,6 +475,8 @@ class Shell:
                 continue
             st.ctx_line = parser.line_at(max(parser.pos - 1, 0))  # (bash's line_number: where it read to)
             if toplevel:
+                if st.mode == "c" and parser.pos >= len(parser.src):
+                    self.one_shot = one_shot_tail(node)  # (the string's last command: bash may exec it)
                 if self.rt.jobs and not st.subshell:
                     # as bash reads each command of a script: jobs a signal killed are reported,
                     # and the finished ones are told about (no longer listed by `jobs`)
@@ -716,6 +718,7 @@ class Shell:
     # (Processes.child_ran), until that command reports it
     child_death: tuple[int, int] | None = None
     subshell_body: object = None  # what this shell runs as a subshell (run_subshell_body)
+    one_shot: object = None  # a `bash -c` string's last simple command (jobs.one_shot_tail)
     job_shell = False  # the shell of an asynchronous command (`cmd &`) itself: jobs.deliver_signal
     # let's expressions under assoc_expand_once: an associative key in them is taken as it is
     # (bash's arithmetic gets text the shell expanded; (( )) and $(( )) mark what they expanded)
