@@ -4,7 +4,7 @@ kill bg fg disown logout suspend ulimit umask caller help."""
 
 from __future__ import annotations
 
-from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, Replaced, ReturnFromFunction
 from ..interp.redirects import dev_fd
 from ..interp.state import init_bash_argv, pop_args, push_args
 from ..interp.variables import hash_entry
@@ -428,7 +428,7 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
             arg0 = "-" + arg0
         found = (kind, where) if arg0 != args[0] else None
         status = sh.ex.run_external([arg0, *args[1:]], env, found)
-    raise ExitShell(status)
+    raise Replaced(status)
 
 
 def _exec_failure(sh: Shell, name: str) -> int:

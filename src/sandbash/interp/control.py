@@ -58,6 +58,11 @@ class KilledBySignal(ExitShell):
         self.signal = signal
 
 
+class Replaced(ExitShell):
+    """`exec CMD`: the shell's process became CMD, so nothing of the shell's runs after it (a
+    `time` around it reports nothing, as bash's time_command never regains control)."""
+
+
 class ErrexitTriggered(ExitShell):
     """`set -e` ending the shell."""
 

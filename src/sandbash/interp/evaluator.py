@@ -190,6 +190,7 @@ class Evaluator:
             self.sh.current_command = node  # (bash: $BASH_COMMAND is `( ... )` when ERR is trapped)
         child = self.sh.fork()
         fresh_table(child)
+        child.lone, self.sh.pending_lone = self.sh.pending_lone, None  # (`time ( ... )`)
         child.pending_args, self.sh.pending_args = (
             self.sh.pending_args,
             None,
@@ -210,14 +211,18 @@ class Evaluator:
         bash runs as this process (jobs.sole_command): then this subshell died of it."""
         sh = self.sh
         st = self.state
-        if st.subshell and "EXIT" not in st.traps and sole_command(sh.subshell_body) is node:
+        timed = child.lone is not None and child.lone[0]  # (a timed `( )` is forked: bash's test)
+        if st.subshell and "EXIT" not in st.traps and not timed and sole_command(sh.subshell_body) is node:
             sh.killed_by = child.killed_by
         elif not sh.subst_depth:
             from .executor import unparse_command  # (a death by a signal: rare)
 
             # (bash reports it at the line of the enclosing context: see ShellState.ctx_line)
             st.line = st.ctx_line or node.line
-            report_death(sh, child.killed_by, child.state.bashpid, unparse_command(node))
+            text = unparse_command(node)
+            if child.lone is not None:  # (bash's text of the command has the pipeline's `time`, `!`)
+                text = child.lone[1] + text
+            report_death(sh, child.killed_by, child.state.bashpid, text)
 
     def _exec_if(self, node: A.If) -> int:
         st = self.state

@@ -17,7 +17,7 @@ from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
 from .cmdsub import captured_text, direct_stage, direct_substitution, run_in_place
-from .control import AbortCommand, ExitShell, KilledBySignal, LoopControl, ReturnFromFunction
+from .control import AbortCommand, ExitShell, KilledBySignal, LoopControl, Replaced, ReturnFromFunction
 from .executor import unparse_command
 from .jobs import (
     HOLDS,
@@ -29,6 +29,7 @@ from .jobs import (
     own_pid,
     release_ended,
     report_pipeline_death,
+    sole_command,
     take_signals,
 )
 from .runtime import Job
@@ -228,6 +229,14 @@ class Processes:
 
     def run_subshell_body(self, body: A.CommandList | A.Command | TextRun) -> int:
         self.sh.subshell_body = body
+        # `time ( ... )`: bash times the body in the subshell (execute_in_subshell hands the
+        # pipeline's CMD_TIME_PIPELINE to it), after its redirections, before its EXIT trap
+        timed = self.sh.lone[0] if self.sh.lone is not None else 0
+        if timed and _forks_subshell(sole_command(body)):
+            # (a `( )` that is the whole body is handed the timing in turn, by bash as here)
+            self.sh.pending_lone = (timed, "time -p " if timed == 2 else "time ")
+            timed = 0
+        t0 = time.monotonic() if timed else 0.0
         try:
             if isinstance(body, A.CommandList):
                 status = self.ev.run_list(body)
@@ -243,6 +252,8 @@ class Processes:
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
             # (`( return 5 )` in a function ends the subshell, not the function)
             status = e.status
+            if type(e) is ReturnFromFunction or type(e) is Replaced:
+                timed = 0  # (return and exec leave time_command without its report; exit does not)
             if self.sh.rt.signals:  # (`(exec kill -INT $BASHPID)`: what it sent itself ends it)
                 try:
                     take_signals(self.sh)
@@ -252,6 +263,8 @@ class Processes:
         except LoopControl:
             # a substitution inside a loop sees that loop (bash): `$(break)` ends the substitution
             status = 0
+        if timed:
+            self._report_time(time.monotonic() - t0, timed == 2)
         return self.sh.run_exit_trap(status)
 
     def run_command_text(self, run: TextRun) -> str:
@@ -444,10 +457,12 @@ class Processes:
         st = self.state
         st.line = node.line
         cmds = node.cmds
-        if node.timed:
-            import time as _time
-
-            t0 = _time.monotonic()
+        timed = node.timed
+        if timed:
+            t0 = time.monotonic()
+        if (timed or node.negate) and len(cmds) == 1 and _forks_subshell(cmds[0]):
+            self.sh.pending_lone = self._lone(node)
+            timed = False  # (its subshell times its body: run_subshell_body)
         if node.negate:
             st.errexit_ignored += 1
         try:
@@ -459,18 +474,39 @@ class Processes:
                 st.pipestatus = [status]
             else:
                 status = self._run_stages(node)
+        except (ExitShell, AbortCommand) as e:
+            # bash's time_command catches the jump to the top level (`time { exit 3; }`) to
+            # report first; not a death by a signal nor an exec
+            if timed and type(e) is not KilledBySignal and type(e) is not Replaced:
+                self._report_time(time.monotonic() - t0, node.time_posix)
+            raise
         finally:
             if node.negate:
                 st.errexit_ignored -= 1
-        if node.timed:
-            elapsed = _time.monotonic() - t0
-            self._report_time(elapsed, node.time_posix)
+            self.sh.pending_lone = None
+        if timed:
+            self._report_time(time.monotonic() - t0, node.time_posix)
         if node.negate:
             status = 0 if status else 1
         st.last_status = status
         if len(cmds) > 1 and not node.negate:
             self.ev.errexit_check(status)
         return status
+
+    def _lone(self, node: A.Pipeline) -> tuple[int, str]:
+        """What a `time`d or negated pipeline of one `( )` hands it (Shell.pending_lone): bash
+        shows the `!` in the subshell's text unless the pipeline is the whole of this subshell
+        (execute_in_subshell takes the inversion off the command it runs)."""
+        timed = node.timed + (node.timed and node.time_posix)
+        body = self.sh.subshell_body
+        whole = (
+            self.state.subshell
+            and isinstance(body, A.CommandList)
+            and len(body.items) == 1
+            and body.items[0].cmd is node
+        )
+        shown = node.negate and not whole
+        return timed, ("time -p " if timed == 2 else "time ") * bool(timed) + "! " * shown
 
     def _last_subshell_failed(self, status: int, negate: bool) -> None:
         """A pipeline's last stage that is a `( )` failed: bash waits for it as for a subshell of
@@ -938,3 +974,8 @@ def _binary(text: str) -> bool:
     from .bashcmd import binary_sample
 
     return binary_sample(text[:80].encode("utf-8", "surrogateescape"))
+
+
+def _forks_subshell(cmd: object) -> bool:
+    """Whether `cmd` is a `( )`, redirected or not: `time` hands its timing to it."""
+    return type(cmd) is A.Subshell or (isinstance(cmd, A.Redirected) and type(cmd.body) is A.Subshell)

@@ -719,6 +719,11 @@ class Shell:
     child_death: tuple[int, int] | None = None
     subshell_body: object = None  # what this shell runs as a subshell (run_subshell_body)
     one_shot: object = None  # a `bash -c` string's last simple command (jobs.one_shot_tail)
+    # `time ( ... )`, `! ( ... )`: (1, or 2 for `time -p`, when timed; the text bash puts before
+    # the subshell's when it reports its death), from Processes.exec_pipeline until the `( )`
+    # forks (pending), then the subshell's own (lone: it times its body, run_subshell_body)
+    pending_lone: tuple[int, str] | None = None
+    lone: tuple[int, str] | None = None
     job_shell = False  # the shell of an asynchronous command (`cmd &`) itself: jobs.deliver_signal
     # let's expressions under assoc_expand_once: an associative key in them is taken as it is
     # (bash's arithmetic gets text the shell expanded; (( )) and $(( )) mark what they expanded)
