@@ -105,14 +105,18 @@ def call_function(
     scopes.append(scope)
     st.loop_depth = 0
     returned = False  # (a `return` ended the body: the RETURN trap's $LINENO is its line)
+    skipped = 0
     try:
         try:
             if st.traps and "DEBUG" in st.traps:
-                _debug_trap(ev, name, fdef.body)
+                skipped = _debug_trap(ev, name, fdef.body)
             # what execute() does for a `{ }` body, without the two calls; compiled, a `return`
             # ends the body with a status below zero (compiler.returned: -1 - status). A site
             # remembers the code of a `{ }` body only (_body_code): no type test for it
-            if site is not None and site[0] is fdef:
+            code: Callable[[], int] | None
+            if skipped:  # (extdebug: the body is not run, the trap's status is the call's)
+                code = partial(int, skipped)
+            elif site is not None and site[0] is fdef:
                 code = site[1]
             elif type(body := fdef.body) is A.Group:
                 code = _body_code(ev, fdef, body, site)  # type: ignore[arg-type]
@@ -133,7 +137,7 @@ def call_function(
         except ReturnFromFunction as r:
             status = r.status
             returned = True
-        if st.traps:
+        if st.traps and not skipped:  # (a skipped body runs no RETURN trap: bash)
             _return_trap(ev, None if returned else fdef.body)
     finally:
         st.loop_depth = saved_loop
@@ -238,11 +242,12 @@ def _body_code(
     return found
 
 
-def _debug_trap(ev: Evaluator, name: str, body: A.Command) -> None:
-    """bash runs the DEBUG trap once as a function starts, on its body's line."""
+def _debug_trap(ev: Evaluator, name: str, body: A.Command) -> int:
+    """bash runs the DEBUG trap once as a function starts, on its body's line (non-zero: extdebug
+    skips the body)."""
     st = ev.state
     st.line = getattr(body, "line", 0) or st.line
-    ev.ex.debug_trap(ev.sh.current_command or name)
+    return ev.ex.debug_trap(ev.sh.current_command or name)
 
 
 def _return_trap(ev: Evaluator, body: A.Command | None) -> None:

@@ -301,8 +301,10 @@ class Evaluator:
                     if not mode.untraced:  # (per step: the body may turn `set -x` or a trap on or off)
                         if st.opts["xtrace"]:
                             self.ex.xtrace_line(header)
-                        if st.traps:  # (after the trace, as bash; any trap: $BASH_COMMAND names the step)
-                            self.ex.debug_trap(header)
+                        # (after the trace, as bash; any trap: $BASH_COMMAND names the step)
+                        if st.traps and (skipped := self.ex.debug_trap(header)):
+                            status = skipped  # (extdebug skips the item: the trap's status is
+                            continue  # the loop's until a body runs, bash's execute_for_command)
                     try:
                         if store_plain is not None and store_plain(name, item):
                             pass
@@ -336,7 +338,8 @@ class Evaluator:
         if self.state.opts["xtrace"]:  # (bash keeps trailing blanks)
             self.ex.xtrace_line(f"(( {word.text.lstrip() if word is not None else default} ))")
         if self.state.traps:  # (bash shows an empty part as `((1))`)
-            self.ex.debug_trap(f"(({word.text.lstrip() if word is not None else default}))")
+            if self.ex.debug_trap(f"(({word.text.lstrip() if word is not None else default}))"):
+                return 0  # (extdebug skips the part: its value is 0, bash's eval_arith_for_expr)
         if word is None:
             return default
         try:
@@ -481,8 +484,9 @@ class Evaluator:
             text = ansi_decoded(node.word.text)
             if st.opts["xtrace"]:
                 self.ex.xtrace_line(f"case {text} in")
-            if st.traps:  # (after the trace, as bash)
-                self.ex.debug_trap(f"case {text} in ")
+            if st.traps and self.ex.debug_trap(f"case {text} in "):  # (after the trace, as bash)
+                st.last_status = 0
+                return 0  # (extdebug skips the case: it succeeds)
         try:
             subject = self.expander.string(node.word)
         except ExpansionError as e:
@@ -532,8 +536,9 @@ class Evaluator:
     def _exec_arith(self, node: A.ArithCmd) -> int:
         st = self.state
         st.line = node.line
-        if st.traps:
-            self.ex.debug_trap(f"(({node.text}))")
+        if st.traps and self.ex.debug_trap(f"(({node.text}))"):
+            st.last_status = 0
+            return 0  # (extdebug skips it: it succeeds)
         try:
             if st.opts["xtrace"]:
                 # the trace shows the text after expansion (`(( $n ))` as `((  42  ))`), expanded once
@@ -573,8 +578,9 @@ class Evaluator:
         st.line = node.line
         if not st.in_trap:  # $BASH_COMMAND names [[ ]] too (an ERR trap shows it)
             self.sh.current_command = node
-        if st.traps:
-            self.ex.debug_trap(node)
+        if st.traps and self.ex.debug_trap(node):
+            st.last_status = 0
+            return 0  # (extdebug skips it: it succeeds)
         try:
             from .conds import eval_cond  # ([[ ]]'s modules: imported when one first runs, not at start-up)
 

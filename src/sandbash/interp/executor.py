@@ -34,7 +34,7 @@ from ..syntax import ast as A
 from ..syntax.escapes import ansi_decoded, printable_name
 from ..vfs.errors import FsError
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
-from .control import AbortCommand, ExitShell
+from .control import AbortCommand, ExitShell, ReturnFromFunction
 from .jobs import (
     child_exited,
     exec_tail,
@@ -45,7 +45,7 @@ from .jobs import (
     report_death,
     take_signals,
 )
-from .state import ONE_STATUS
+from .state import DEBUG_SKIPPED, ONE_STATUS
 from .variables import AssignError, ElementError
 
 TYPE_CHECKING = False
@@ -133,10 +133,16 @@ class Executor:
         words = cmd.words
         if st.traps:  # bash runs the DEBUG trap before it expands (or traces) the command
             debug = st.traps.get("DEBUG")
+            skip = False
             if st.debug_ran:
-                st.debug_ran = False  # (a pipeline stage whose trap its parent ran, set -T)
+                skip = st.debug_ran == DEBUG_SKIPPED
+                st.debug_ran = 0  # (a pipeline stage whose trap its parent ran, set -T)
             elif debug and st.in_trap != "DEBUG" and _debug_applies(st):
-                sh.run_trap_text(debug, "DEBUG")
+                skip = self.debug_skips(sh.run_trap_text(debug, "DEBUG")) != 0
+            if skip:  # (extdebug: the command is not run, and succeeds)
+                st.last_status = 0
+                st.pipestatus = [0]
+                return 0
         if not words and not cmd.redirs and len(cmd.assigns) == 1:
             # `name=value`: the commonest command in loops, without the general machinery
             a = cmd.assigns[0]
@@ -684,15 +690,27 @@ class Executor:
             if undo:
                 self.rd.restore_redirects(undo)
 
-    def debug_trap(self, command: A.Command | str) -> None:
+    def debug_trap(self, command: A.Command | str) -> int:
         """The DEBUG trap before a command that is not a simple one ([[ ]], (( )), each item of a
-        for or select, each part of an arithmetic for, case), $BASH_COMMAND naming it as bash does."""
+        for or select, each part of an arithmetic for, case), $BASH_COMMAND naming it as bash does.
+        Non-zero (the trap's status) when extdebug skips the command (debug_skips)."""
         st = self.state
         if not st.in_trap:
             self.sh.current_command = command
         debug = st.traps.get("DEBUG")
         if debug and st.in_trap != "DEBUG" and _debug_applies(st):
-            self.sh.run_trap_text(debug, "DEBUG")
+            return self.debug_skips(self.sh.run_trap_text(debug, "DEBUG"))
+        return 0
+
+    def debug_skips(self, status: int) -> int:
+        """extdebug: a DEBUG trap that ends non-zero skips the command it ran for (which then
+        succeeds), and one that ends 2 in a function or a sourced file returns 2 from it (bash's
+        run_debug_trap and its callers)."""
+        if not status or not self.state.shopts["extdebug"]:
+            return 0
+        if status == 2 and (self.state.frames or self.state.sources):
+            raise ReturnFromFunction(2)
+        return status
 
     def posix_special(self, name: str) -> bool:
         """A special builtin whose errors end the shell: POSIX mode, not run by `command`."""

@@ -145,10 +145,8 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     # the trace and the DEBUG trap come once, even for no words (`for` has them at every step)
     if st.opts["xtrace"]:
         ev.ex.xtrace_line(header)
-    if st.traps:
-        ev.ex.debug_trap(header)
-    if not items:
-        return 0
+    if (st.traps and ev.ex.debug_trap(header)) or not items:
+        return 0  # (extdebug skips the select: it succeeds)
     status = 0
     show_menu = True
     rt = sh.rt

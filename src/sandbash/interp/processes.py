@@ -33,6 +33,7 @@ from .jobs import (
     take_signals,
 )
 from .runtime import Job
+from .state import DEBUG_RAN, DEBUG_SKIPPED
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -577,15 +578,15 @@ class Processes:
                 child = self.sh
                 saved0 = st.fds.get(0)
             else:
-                ran = bool(st.traps) and type(cmd) is A.SimpleCommand and "DEBUG" in st.traps
-                if ran:
+                ran = 0
+                if st.traps and type(cmd) is A.SimpleCommand and "DEBUG" in st.traps:
                     # bash runs a simple stage's DEBUG trap in this shell before it forks the
                     # stage (a subshell inherits the trap only under set -T: then a compound
-                    # stage runs it for its commands)
-                    self.ex.debug_trap(cmd)
+                    # stage runs it for its commands); extdebug may skip the stage's command
+                    ran = DEBUG_SKIPPED if self.ex.debug_trap(cmd) else DEBUG_RAN
                 child = self.sh.fork()
                 if ran:
-                    child.state.debug_ran = True  # (so the stage's own command runs it no more)
+                    child.state.debug_ran = ran  # (so the stage's own command runs it no more)
                 if not isinstance(cmd, A.SimpleCommand):
                     fresh_table(child)  # (bash runs a compound stage as a subshell of its own)
                 if i == 0:

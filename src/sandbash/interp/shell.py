@@ -562,7 +562,9 @@ class Shell:
             return status
         return status
 
-    def run_trap_text(self, handler: str, signame: str) -> None:
+    def run_trap_text(self, handler: str, signame: str) -> int:
+        """Run a trap's `handler`; its status (the DEBUG trap's decides, under extdebug, whether
+        the command runs: Executor.debug_trap)."""
         st = self.state
         saved_status = st.last_status
         saved_trap = st.in_trap
@@ -578,7 +580,7 @@ class Shell:
             # an EXIT or signal handler is read as a text of its own, from line 1 (bash's
             # SEVAL_RESETLINE)
             base = max(st.line, 1) if signame in _LINE_KEEPING_TRAPS else 1
-            self.run_text(handler, None, line_base=base)
+            return self.run_text(handler, None, line_base=base)
         finally:
             st.in_trap = saved_trap
             self.trap_status = outer_status

@@ -274,6 +274,12 @@ class _FirstRng:
         return made
 
 
+# what a pipeline stage's parent did with its DEBUG trap (ShellState.debug_ran): ran it, or ran
+# it and extdebug skips the stage's command
+DEBUG_RAN = 1
+DEBUG_SKIPPED = 2
+
+
 class ShellState:
     if TYPE_CHECKING:
         rng: random.Random
@@ -333,7 +339,7 @@ class ShellState:
         self.bashpid = 0
         self.in_trap = ""
         # a pipeline stage's shell whose DEBUG trap for the stage the parent ran (processes.py)
-        self.debug_ran = False
+        self.debug_ran = 0  # DEBUG_RAN or DEBUG_SKIPPED: a pipeline stage's trap its parent ran
         # the calls that were running when the RETURN and DEBUG traps were set (None: RETURN not
         # set); see return_trap_depth
         self._return_chain: tuple[Frame, ...] | None = None
