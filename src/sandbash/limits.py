@@ -213,6 +213,10 @@ class LimitDoc(tuple[LimitKind, str, str]):
 
 
 _STOPS = "ends the run: ExecutionLimitError"
+
+# characters of one expansion past which the clock is read at once (Budget.charge_expansion):
+# expanding 64 KiB costs far more than reading the clock
+BIG_EXPANSION = 1 << 16
 LIMIT_KINDS: tuple[LimitDoc, ...] = (
     LimitDoc(LimitKind.TIMEOUT, "wall-clock seconds of one run (0: none)", _STOPS + ", status 124"),
     LimitDoc(LimitKind.MAX_COMMAND_COUNT, "simple commands one run executes", _STOPS),
@@ -360,6 +364,7 @@ class Budget:
         "memory",
         "memory_peak",
         "expanded",
+        "expanded_read",
         "_mem_lock",
         "_released",
         "idle",
@@ -385,6 +390,7 @@ class Budget:
         self.memory = 0
         self.memory_peak = 0
         self.expanded = 0
+        self.expanded_read = 0  # `expanded` when the clock was last read for it
         # pipeline stages charge from their own threads; charges come in grains, so a lock is cheap
         self._mem_lock = _thread.allocate_lock()
         # releases that could not take the lock (see release_memory), applied by the next holder
@@ -505,10 +511,18 @@ class Budget:
         return total
 
     def charge_expansion(self, n: int) -> None:
-        """`n` characters of expanded text (words, assignments, redirections, here-documents)."""
-        self.expanded += n
-        if self.expanded > self.limits.max_expansion_bytes:
+        """`n` characters of expanded text (words, assignments, redirections, here-documents). A
+        big one reads the clock: the clock is otherwise read every 64 commands or charges, and one
+        step that expands a million-element array takes seconds (`while :; do b=("${a[@]}"); done`
+        ran 30 s past a 12 s deadline): the clock is read once BIG_EXPANSION characters more have
+        been expanded since it was last read for them."""
+        expanded = self.expanded + n
+        self.expanded = expanded
+        if expanded > self.limits.max_expansion_bytes:
             raise self.limits.over(LimitKind.MAX_EXPANSION_BYTES)
+        if expanded - self.expanded_read > BIG_EXPANSION:  # (one big charge or many small ones)
+            self.expanded_read = expanded
+            self.check_time()
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -571,6 +585,12 @@ class SubBudget(Budget):
 
     def charge_expansion(self, n: int) -> None:
         self.parent.charge_expansion(n)
+        # this budget's own deadline, by the same rule (Budget.charge_expansion; the counters
+        # here serve only that: the parent's are the run's)
+        self.expanded += n
+        if self.expanded - self.expanded_read > BIG_EXPANSION:
+            self.expanded_read = self.expanded
+            self.check_time()
 
 
 class JobSignal(BaseException):
