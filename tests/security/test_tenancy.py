@@ -37,6 +37,7 @@ from sandbash.interp.control import (
     ExitShell,
     KilledBySignal,
     LoopControl,
+    Replaced,
     ReturnFromFunction,
 )
 from sandbash.limits import Cancelled, CancelToken, DeadlineExpired, LimitExceeded, Limits
@@ -379,6 +380,7 @@ INTERNAL: dict[str, Callable[[], BaseException]] = {
     "exit": lambda: ExitShell(3),
     "killed": lambda: KilledBySignal(9),  # (a signal without a trap ended the shell)
     "errexit": lambda: ErrexitTriggered(1),
+    "replaced": lambda: Replaced(6),  # (`exec CMD`: the shell became CMD)
     "break": lambda: BreakLoop(1),
     "continue": lambda: ContinueLoop(1),
     "return": lambda: ReturnFromFunction(4),

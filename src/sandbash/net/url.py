@@ -93,7 +93,7 @@ def parse_url(text: str, default_scheme: str | None = None) -> Url:
     user = password = None
     if at:
         u, colon, p = userinfo.partition(":")
-        user, password = _unquote(u), (_unquote(p) if colon else None)
+        user, password = percent_decode(u), (percent_decode(p) if colon else None)
     return Url(
         scheme,
         host,
@@ -144,7 +144,7 @@ def _ipv6_host(inner: str) -> str:
 def canonical_host(host: str) -> str:
     """Lower-case ASCII (IDNA) host; IPv4 in any spelling becomes a dotted quad."""
     if "%" in host:
-        host = _unquote(host)
+        host = percent_decode(host)
     if not host.isascii():
         try:
             host = host.encode("idna").decode("ascii")
@@ -224,7 +224,9 @@ def _normalise_escapes(text: str, safe: frozenset[int]) -> str:
     return "".join(out)
 
 
-def _unquote(text: str) -> str:
+def percent_decode(text: str) -> str:
+    """%XX escapes as the bytes they name, read as UTF-8 (curl's user and host, sqlite3's URI
+    filenames); anything else kept as written."""
     raw = text.encode("utf-8", "surrogateescape")
     out = bytearray()
     i = 0

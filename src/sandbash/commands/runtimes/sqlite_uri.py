@@ -5,7 +5,7 @@ the Vfs (policy and quota), never the name as written."""
 
 from __future__ import annotations
 
-from urllib.parse import unquote
+from sandbash.net.url import percent_decode
 
 MODES = ("ro", "rw", "rwc", "memory")
 
@@ -30,14 +30,14 @@ def open_target(name: str) -> tuple[str | None, str, bool]:
     for part in query.split("&"):
         if part:
             key, _, value = part.partition("=")
-            params[unquote(key)] = unquote(value)
+            params[percent_decode(key)] = percent_decode(value)
     vfs = params.get("vfs")
     if vfs is not None and vfs != "unix" and not vfs.startswith("unix-"):
         raise UriError(f"no such vfs: {vfs}")
     mode = params.get("mode", "rwc")
     if mode not in MODES:
         raise UriError(f"no such access mode: {mode}")
-    path = unquote(path)
+    path = percent_decode(path)
     if mode == "memory" or not path:
         return None, mode, False  # (`file:` alone: a private temporary database)
     readonly = mode == "ro" or params.get("immutable", "0").lower() in ("1", "true", "yes", "on")
