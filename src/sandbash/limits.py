@@ -217,6 +217,7 @@ _STOPS = "ends the run: ExecutionLimitError"
 # characters of one expansion past which the clock is read at once (Budget.charge_expansion):
 # expanding 64 KiB costs far more than reading the clock
 BIG_EXPANSION = 1 << 16
+
 LIMIT_KINDS: tuple[LimitDoc, ...] = (
     LimitDoc(LimitKind.TIMEOUT, "wall-clock seconds of one run (0: none)", _STOPS + ", status 124"),
     LimitDoc(LimitKind.MAX_COMMAND_COUNT, "simple commands one run executes", _STOPS),
@@ -511,17 +512,19 @@ class Budget:
         return total
 
     def charge_expansion(self, n: int) -> None:
-        """`n` characters of expanded text (words, assignments, redirections, here-documents). A
-        big one reads the clock: the clock is otherwise read every 64 commands or charges, and one
-        step that expands a million-element array takes seconds (`while :; do b=("${a[@]}"); done`
-        ran 30 s past a 12 s deadline): the clock is read once BIG_EXPANSION characters more have
-        been expanded since it was last read for them."""
-        expanded = self.expanded + n
-        self.expanded = expanded
-        if expanded > self.limits.max_expansion_bytes:
+        """`n` characters of expanded text (words, assignments, redirections, here-documents)."""
+        self.expanded += n
+        if self.expanded > self.limits.max_expansion_bytes:
             raise self.limits.over(LimitKind.MAX_EXPANSION_BYTES)
-        if expanded - self.expanded_read > BIG_EXPANSION:  # (one big charge or many small ones)
-            self.expanded_read = expanded
+        self._expansion_clock()
+
+    def _expansion_clock(self) -> None:
+        """Read the clock once BIG_EXPANSION more characters were expanded since it was last read
+        for them (one big charge or many small ones): it is otherwise read every 64 commands or
+        charges, and one step that expands a million-element array takes seconds
+        (`while :; do b=("${a[@]}"); done` ran 30 s past a 12 s deadline)."""
+        if self.expanded - self.expanded_read > BIG_EXPANSION:
+            self.expanded_read = self.expanded
             self.check_time()
 
     def remaining(self) -> float:
@@ -585,12 +588,10 @@ class SubBudget(Budget):
 
     def charge_expansion(self, n: int) -> None:
         self.parent.charge_expansion(n)
-        # this budget's own deadline, by the same rule (Budget.charge_expansion; the counters
-        # here serve only that: the parent's are the run's)
+        # this budget's own deadline, by the same rule (the counter here serves only that: the
+        # parent's is the run's)
         self.expanded += n
-        if self.expanded - self.expanded_read > BIG_EXPANSION:
-            self.expanded_read = self.expanded
-            self.check_time()
+        self._expansion_clock()
 
 
 class JobSignal(BaseException):
