@@ -100,8 +100,17 @@ def call_function(
     debug_args = st.argv_debug  # (extdebug as the call starts decides its push and its pop: bash)
     if debug_args:
         push_args(st, [a if type(a) is str else word_text(a) for a in argv[1:]])
-    st.ctx_line = getattr(fdef.body, "line", 0) or fdef.line  # (bash: the body's line, its `{`)
-    st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
+    code: Callable[[], int] | None
+    if site is not None and site[0] is fdef:
+        # a compiled site's memory of this definition (_body_code): its body's code and line. Its
+        # name is literal and no builtin's (Compiler.simple), so never one of PARTED_WORDS
+        code = site[1]
+        st.ctx_line = site[2]
+        st.positional = argv[1:]
+    else:
+        code = None
+        st.ctx_line = getattr(fdef.body, "line", 0) or fdef.line  # (bash: the body's line, its `{`)
+        st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
     scopes.append(scope)
     st.loop_depth = 0
     returned = False  # (a `return` ended the body: the RETURN trap's $LINENO is its line)
@@ -113,11 +122,10 @@ def call_function(
             # what execute() does for a `{ }` body, without the two calls; compiled, a `return`
             # ends the body with a status below zero (compiler.returned: -1 - status). A site
             # remembers the code of a `{ }` body only (_body_code): no type test for it
-            code: Callable[[], int] | None
             if skipped:  # (extdebug: the body is not run, the trap's status is the call's)
                 code = partial(int, skipped)
-            elif site is not None and site[0] is fdef:
-                code = site[1]
+            elif code is not None:
+                pass  # (the site's)
             elif type(body := fdef.body) is A.Group:
                 code = _body_code(ev, fdef, body, site)  # type: ignore[arg-type]
                 if code is None:
@@ -231,14 +239,15 @@ def _body_code(
     ev: Evaluator, fdef: A.FuncDef, body: A.Group, site: list[Any] | None
 ) -> Callable[[], int] | None:
     """The compiled code of the function's `{ }` body (None: walk it, the first time or without
-    the compiler), remembered by the call site, if any, for its next call (call_function looks
-    there first): a redefined function is another FuncDef, and a body's code stays right for
+    the compiler), remembered by the call site, if any, with the body's line for its next call
+    (call_function looks there first): a redefined function is another FuncDef, and a body's code stays right for
     its syntax tree."""
     comp = ev.comp
     found = comp.function_body(body.body) if comp is not None else None
     if found is not None and site is not None:
         site[0] = fdef
         site[1] = found
+        site[2] = body.line or fdef.line  # (call_function's ctx_line for it)
     return found
 
 

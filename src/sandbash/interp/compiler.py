@@ -684,7 +684,8 @@ class Compiler:
         # finds a function shadowing it as well: the lookup would only slow it down)
         name = plan.name if plan.name is not None and not is_builtin(plan.name) else None
         ev = self.ev
-        site: list[object] = [None, None]  # (the function it last called and its body's code)
+        # (the function it last called, its body's code and line: calls._body_code)
+        site: list[object] = [None, None, 0]
         expander = ex.expander
 
         def simple() -> int:
