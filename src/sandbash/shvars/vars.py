@@ -399,6 +399,18 @@ class Scope(dict[str, Var]):
     __del__ = release
 
 
+def _found_below(scopes: list[Scope], name: str) -> Var | None:
+    """The variable `name` the scopes below the caller's bind, innermost first (find()'s walk
+    for a local about to hide it, past the current scope and its caller's): None if none."""
+    i = len(scopes) - 3
+    while i >= 0:
+        var = scopes[i].get(name)
+        if var is not None:
+            return var
+        i -= 1
+    return None
+
+
 def _plain_local(scope: Scope, name: str) -> bool:
     """Whether `name`, in the function scope `scope`, is a local it declared (not a temporary
     binding of its call) without attributes beyond -x, holding a string or nothing."""
@@ -555,14 +567,12 @@ class VarStore:
                     var.attrs = EXPORT
                 names.add(name)
             else:
-                i = len(scopes) - 2
-                while i >= 0:
-                    hidden = scopes[i].get(name)
-                    if hidden is not None:
-                        if hidden.attrs & EXPORT:
-                            var.attrs = EXPORT
-                        break
-                    i -= 1
+                # (the caller's scope first: a recursive call's local hides its caller's own)
+                hidden = scopes[-2].get(name)
+                if hidden is None:
+                    hidden = _found_below(scopes, name)
+                if hidden is not None and hidden.attrs & EXPORT:
+                    var.attrs = EXPORT
             _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
             made.add(name)
         return True
@@ -603,14 +613,12 @@ class VarStore:
                 var.attrs = EXPORT
             names.add(name)
         else:
-            i = len(scopes) - 2
-            while i >= 0:
-                hidden = scopes[i].get(name)
-                if hidden is not None:
-                    if hidden.attrs & EXPORT:
-                        var.attrs = EXPORT
-                    break
-                i -= 1
+            # (the caller's scope first: a recursive call's local hides its caller's own)
+            hidden = scopes[-2].get(name)
+            if hidden is None:
+                hidden = _found_below(scopes, name)
+            if hidden is not None and hidden.attrs & EXPORT:
+                var.attrs = EXPORT
         _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
         scope.locals.add(name)
         return True
@@ -627,6 +635,8 @@ class VarStore:
         scope = scopes[-1]
         if not scope.func:
             return False
+        below = scopes[-2]  # (the caller's scope or the globals: a function's is never the first)
+        top = len(scopes) == 2  # (called from the top level: the globals are the only scope below)
         readonly = self.readonly_names
         acct = self.acct
         names_below = self.local_names  # (scope.names: the scope is pushed)
@@ -639,7 +649,7 @@ class VarStore:
                     return False
                 continue
             if value is None:
-                if len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
+                if below.temp and name in below:
                     return False  # inherits the temporary binding: the general path knows how
                 n = VAR_OVERHEAD
             else:
@@ -655,21 +665,18 @@ class VarStore:
             var.attrs = 0
             # a local hiding an exported variable is exported (bash's find(), from the scope
             # below; only the globals can hold a name local_names has not)
-            if len(scopes) == 2 or name not in names_below:
-                # (a function called from the top level: the globals are the only scope below)
+            if top or name not in names_below:
                 hidden = scopes[0].get(name)
                 if hidden is not None and hidden.attrs & EXPORT:
                     var.attrs = EXPORT
                 names_below.add(name)
             else:
-                i = len(scopes) - 2
-                while i >= 0:
-                    hidden = scopes[i].get(name)
-                    if hidden is not None:
-                        if hidden.attrs & EXPORT:
-                            var.attrs = EXPORT
-                        break
-                    i -= 1
+                # (the caller's scope first: a recursive call's local hides its caller's own)
+                hidden = below.get(name)
+                if hidden is None:
+                    hidden = _found_below(scopes, name)
+                if hidden is not None and hidden.attrs & EXPORT:
+                    var.attrs = EXPORT
             _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
             made.add(name)
         return True
