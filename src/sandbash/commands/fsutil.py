@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from ..stdio.streams import NullStream, Stream
 from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
 from ..vfs.errors import FsError, strerror
-from ..vfs.facade import FsView
+from ..vfs.facade import FileStream, FsView
 from ..vfs.mount import MountInfo
 from .gnuquote import needs_quoting as needs_quoting
 from .gnuquote import quote as quote
@@ -669,6 +669,21 @@ def descriptor_stat(ctx: Ctx, path: str, follow: bool) -> Stat | None:
     if target:
         return ctx.fs.stat(target)
     return Stat(S_IFIFO | 0o600, 0, ino=0x10000 + fd, uid=uid, gid=gid, atime=now, mtime=now, ctime=now)
+
+
+def input_is_output(ctx: Ctx, stream: Stream, unread_only: bool = False) -> bool:
+    """Whether the input `stream` is the regular file standard output writes to (GNU's SAME_INODE
+    check of an input against stdout's fstat): `cat f >> f` or `grep x f >> f` would read what
+    they write for ever. With `unread_only` (GNU cat), only while the input still has bytes past
+    its offset: `cat f > f` reads the emptied file and ends."""
+    out = ctx.stdout
+    if not isinstance(stream, FileStream) or not isinstance(out, FileStream) or not out.writable:
+        return False
+    si = ctx.fs.try_stat(stream.path)
+    so = ctx.fs.try_stat(out.path)
+    if si is None or so is None or not si.is_file or (si.ino, si.dev) != (so.ino, so.dev):
+        return False
+    return not unread_only or stream.handle.seek(0, 1) - len(stream._rbuf) < si.size
 
 
 def same_file(ctx: Ctx, a: str, b: str) -> bool:

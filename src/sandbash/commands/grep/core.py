@@ -18,6 +18,7 @@ from ...expand.pattern import compile_pattern
 from ...stdio.streams import DirStream, Stream, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
+from ..fsutil import input_is_output
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import read_input_held
@@ -363,7 +364,18 @@ class Searcher:
     def search_stream(self, stream: Stream, name: str) -> bool:
         """Search one input; returns True when a line was selected. Its output is
         written by the end (messages about other inputs come after it)."""
-        if self.o.initial_tab:
+        o = self.o
+        if (
+            not (o.quiet or o.list_files or o.list_nonmatching or o.count)
+            and not 0 <= o.max_count <= 1  # (-m 1: GNU reads no further than a line)
+            and input_is_output(self.ctx, stream)
+        ):
+            # GNU grep refuses an input that is its own output (it would read what it writes)
+            self.error = True
+            if not o.no_messages:
+                self.ctx.error(f"{name}: input file is also the output")
+            return False
+        if o.initial_tab:
             self.num_width = self._num_width(stream)
         self.reading = name
         try:

@@ -9,6 +9,7 @@ from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+from ..fsutil import input_is_output
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from .common import (
@@ -158,6 +159,9 @@ def cmd_cat(ctx: Ctx) -> int:
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, flush=out.flush)
     for _name, stream in inputs:
+        if input_is_output(ctx, stream, unread_only=True):
+            inputs.fail("{f}: input file is output file", None)
+            continue
         with inputs.reading():
             if fmt is None:
                 for chunk in read_chunks(ctx, stream):
