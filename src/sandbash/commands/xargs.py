@@ -158,10 +158,6 @@ def _delimiter(ctx: Ctx, text: str) -> bytes:
 def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
     opts, command = ctx.parse(SPEC)
     s = Settings()
-    if opts.has("null"):
-        s.sep = b"\0"
-    if opts.has("delimiter"):
-        s.sep = _delimiter(ctx, opts["delimiter"])
     if opts.get("eof"):
         s.eof = opts["eof"]
     # -I, -i, -L, -l and -n override each other in command-line order, as in GNU, which warns
@@ -176,7 +172,11 @@ def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
         )
 
     for key, value in opts.order:
-        if key in ("replace", "replace_opt"):
+        if key == "null":  # -0 and -d: the last one given decides
+            s.sep = b"\0"
+        elif key == "delimiter":
+            s.sep = _delimiter(ctx, value)
+        elif key in ("replace", "replace_opt"):
             if args is not None:
                 dropped("--max-args", "--replace/-I/-i")
                 args = None
@@ -213,6 +213,10 @@ def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
                 s.size = _number(ctx, value, "s", 1, MAX_SIZE)
         elif key == "max_procs":
             _number(ctx, value, "P", 0)
+    if s.eof is not None and s.sep is not None:
+        # (findutils' message ends in a newline of its own, so a blank line follows it)
+        ctx.error("warning: the -E option has no effect if -0 or -d is used.\n")
+        s.eof = None
     if replace is not None:  # (-I implies -L 1)
         s.replace, s.max_lines, s.max_args = replace, 1, None
     else:
@@ -310,11 +314,40 @@ def _nul_warning(ctx: Ctx, lines: Iterator[bytes]) -> Iterator[bytes]:
 
 
 def _replace_lines(lines: Iterator[bytes]) -> Iterator[tuple[str, bool]]:
-    """-I: each input line is one item; leading blanks are dropped."""
+    """-I: each input line is one item, read with the quoting of the default format ('...' and
+    "..." never across a newline, a backslash escapes the next character, a backslash-newline
+    continues the item), but the blanks inside it kept and its leading blanks dropped; a line
+    with nothing else is skipped."""
+    cur: list[str] = []
+    started = False
     for raw in lines:
-        line = raw.decode("utf-8", "surrogateescape").rstrip("\n").lstrip(" \t")
-        if line:
-            yield line, True
+        line = raw.decode("utf-8", "surrogateescape")
+        i, n = 0, len(line)
+        while i < n:
+            ch = line[i]
+            i += 1
+            if ch == "\n":
+                if started:
+                    yield "".join(cur), True
+                cur, started = [], False
+            elif ch in " \t" and not started:
+                continue
+            elif ch in "'\"":
+                end = line.find(ch, i)
+                if end < 0:  # (a line holds at most one newline, its last character)
+                    raise _Unmatched("double" if ch == '"' else "single")
+                cur.append(line[i:end])
+                started = True
+                i = end + 1
+            elif ch == "\\" and i < n:
+                cur.append(line[i])
+                started = True
+                i += 1
+            else:
+                cur.append(ch)
+                started = True
+    if started:
+        yield "".join(cur), True
 
 
 # ------------------------------------------------------------ running
@@ -405,7 +438,7 @@ def _batches(ctx: Ctx, runner: Runner, items: Iterator[tuple[str, bool]]) -> Non
     try:
         for item, ends_line in items:
             ctx.checkpoint()
-            if s.eof is not None and item == s.eof and s.replace is None:
+            if s.eof is not None and item == s.eof:
                 break
             batch.add(ctx, item, ends_line)
     except _Unmatched as e:

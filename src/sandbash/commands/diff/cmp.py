@@ -65,18 +65,22 @@ def cmd_cmp(ctx: Ctx) -> int:
     if len(files) > 4:
         raise usage(ctx, f"extra operand {_q(files[4])}")
     names = [files[0], files[1] if len(files) > 1 else "-"]
+    # each -i and -n is checked where it stands (the first bad one is the error); the largest skip
+    # and the smallest limit win, as GNU keeps them (a SKIP operand counts as one more -i)
     skips = [0, 0]
-    if opts.get("ignore_initial") is not None:
-        text = opts.get("ignore_initial")
-        a, _, b = text.partition(":")
-        skips = [_skip_value(ctx, a), _skip_value(ctx, b if b else a)]
+    limit: int | None = None
+    for key, text in opts.order:
+        if key == "ignore_initial":
+            a, _, b = text.partition(":")
+            for i, value in enumerate((_skip_value(ctx, a), _skip_value(ctx, b if b else a))):
+                skips[i] = max(skips[i], value)
+        elif key == "bytes":
+            value = parse_size(text, "bkKmMGTPEZY0")
+            if value is None:
+                raise usage(ctx, f"invalid --bytes value {_q(text)}")
+            limit = value if limit is None else min(limit, value)
     for i, extra in enumerate(files[2:4]):
-        skips[i] = _skip_value(ctx, extra)
-    limit = None
-    if opts.get("bytes") is not None:
-        limit = parse_size(opts.get("bytes"), "bkKmMGTPEZY0")
-        if limit is None:
-            raise usage(ctx, f"invalid --bytes value {_q(opts.get('bytes'))}")
+        skips[i] = max(skips[i], _skip_value(ctx, extra))
     verbose = bool(opts.get("verbose"))
     silent = bool(opts.get("silent"))
     if verbose and silent:
@@ -162,7 +166,8 @@ def _compare(
                 else:
                     out.write(encode(f"{i + 1:>{width}} {a[i]:3o} {b[i]:3o}\n"))
         if len(a) != len(b):
-            out.flush()
+            # GNU writes this with fprintf, not error(): no fflush of stdout comes first
+            out.flush_blocks()
             shorter = names[0] if len(a) < len(b) else names[1]
             ctx.error(f"EOF on {shorter} after byte {n}" if n else f"EOF on {shorter} which is empty")
             return 1

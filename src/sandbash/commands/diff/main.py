@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 from ...stdio.streams import DirStream
 from ...vfs.errors import FsError, strerror
-from ..context import Ctx, _dev_fd
+from ..context import CommandExit, Ctx, _dev_fd
 from ..fsutil import same_file
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, encode, local_time
+from ..textbasic.common import Out, command, encode, local_time, shell_quote
 from .engine import Hunk, diff_lines
 from .output import Style, context, ed_script, normal, side_by_side, unified
 from .util import parse, usage
@@ -168,8 +168,8 @@ def _switch_string(args: list[str], operands: list[str]) -> str:
             if rest[k] == op:
                 del rest[k]
                 break
-    rest = [a for a in rest if a != "--"]
-    return (" " + " ".join(rest)) if rest else ""
+    # each word shell-quoted as gnulib's shell_quote does (`'--label=L1'`: `=` is quoted too)
+    return "".join(" " + shell_quote(a) for a in rest)
 
 
 def _context_num(ctx: Ctx, text: str) -> int:
@@ -229,6 +229,9 @@ def _build(ctx: Ctx, opts: Parsed, operands: list[str]) -> Options:
     o.text = bool(opts.get("text"))
     o.minimal = bool(opts.get("minimal"))
     o.labels = list(opts.get("label") or [])
+    if len(o.labels) > 2:
+        ctx.error("too many file label options")  # (GNU's fatal(): no Try line)
+        raise CommandExit(2)
     o.key = _line_key(opts)
     o.strip_cr = bool(opts.get("strip_trailing_cr"))
     o.ignore_blank = bool(opts.get("ignore_blank_lines"))
@@ -287,6 +290,14 @@ class Differ:
         self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, header: str | None
     ) -> int:
         """Compare two regular files (a None path is an absent file read as empty)."""
+        # --label names the files in every message about them and in a -r header, not only in
+        # the ---/+++ lines ("Only in" lines keep the directories' names)
+        labels = self.o.labels
+        if labels:
+            name_a = labels[0]
+            name_b = labels[1] if len(labels) > 1 else name_b
+            if header is not None:
+                header = f"diff{self.o.switches} {name_a} {name_b}"
         data_a = self._read(path_a)
         data_b = self._read(path_b)
         side = self.o.style.fmt == "side" and not self.o.brief
@@ -297,9 +308,9 @@ class Differ:
         if not self.o.text and (b"\0" in data_a[:65536] or b"\0" in data_b[:65536]):
             if data_a == data_b:
                 return 0
-            if header is not None:
-                self.out.write(encode(header + "\n"))
-            self.out.write(encode(f"Binary files {name_a} and {name_b} differ\n"))
+            # (no -r header above it; -q words it as any difference)
+            what = "Files" if self.o.brief else "Binary files"
+            self.out.write(encode(f"{what} {name_a} and {name_b} differ\n"))
             return 1
         with self.ctx.hold_memory() as mem:
             # the texts, their lines (objects and copies), the line tables of the

@@ -22,6 +22,9 @@ from ..gnuquote import shell_quote as shell_quote
 from ..inputs import close_input as close_input
 
 FLUSH_AT = 1 << 16
+# glibc's buffer for a stdout that is no terminal (a pipe's or a file's st_blksize): a tool's output
+# reaches the stream in blocks of this size, the rest when it exits or flushes
+STDIO_BLOCK = 4096
 
 
 class WriteError(Exception):
@@ -46,16 +49,27 @@ class Out:
         self.parts.append(data)
         self.size += len(data)
         if self.size >= FLUSH_AT:
-            self.flush()
+            self.flush_blocks()
 
     def flush(self) -> None:
-        if not self.parts:
+        """Write everything held (what fflush or exit does)."""
+        self._write(self.size)
+
+    def flush_blocks(self) -> None:
+        """Write what a full stdio buffer would have written by now: whole blocks, while the last
+        byte stays held (glibc writes a full buffer only when more output arrives). A message then
+        written straight to stderr lands where GNU's does, before the output still held."""
+        self._write((self.size - 1) // STDIO_BLOCK * STDIO_BLOCK if self.size else 0)
+
+    def _write(self, count: int) -> None:
+        if not count:
             return
         data = b"".join(self.parts)
-        self.parts = []
-        self.size = 0
+        rest = data[count:]
+        self.parts = [rest] if rest else []
+        self.size = len(rest)
         try:
-            self.stream.write(data)
+            self.stream.write(data[:count])
         except (StreamError, FsError) as e:
             raise WriteError(e.errno or 5)
 
