@@ -75,10 +75,10 @@ def cmd_cmp(ctx: Ctx) -> int:
             for i, value in enumerate((_skip_value(ctx, a), _skip_value(ctx, b if b else a))):
                 skips[i] = max(skips[i], value)
         elif key == "bytes":
-            value = parse_size(text, "bkKmMGTPEZY0")
-            if value is None:
+            size = parse_size(text, "bkKmMGTPEZY0")
+            if size is None:
                 raise usage(ctx, f"invalid --bytes value {_q(text)}")
-            limit = value if limit is None else min(limit, value)
+            limit = size if limit is None else min(limit, size)
     for i, extra in enumerate(files[2:4]):
         skips[i] = max(skips[i], _skip_value(ctx, extra))
     verbose = bool(opts.get("verbose"))

@@ -260,6 +260,10 @@ def _parse_normal(lines: list[bytes], i: int, m: re.Match[bytes], cur: FilePatch
     a2 = int(m.group(2) or m.group(1))
     op = m.group(3)
     h = PHunk(a1 if op != b"a" else a1 + 1)
+    # the new side's first line, as GNU reports a hunk's place ("2c2" and "7a8": 2 and 8; "9d8": the
+    # line after 8)
+    b1 = int(m.group(4))
+    h.new_start = b1 + 1 if op == b"d" else b1
     h.text.append(lines[i])
     i += 1
     while i < len(lines) and lines[i].startswith(b"< "):
@@ -309,22 +313,42 @@ def _matches(lines: list[bytes], pos: int, want: list[bytes], loose: bool) -> bo
     )
 
 
+def _run(kinds: list[str]) -> int:
+    """How many context lines KINDS starts with."""
+    n = 0
+    while n < len(kinds) and kinds[n] == " ":
+        n += 1
+    return n
+
+
 def _locate(
     lines: list[bytes], h: PHunk, offset: int, max_fuzz: int, loose: bool
 ) -> tuple[int, int, int, int] | None:
     """(position, fuzz, lines dropped at the top, lines dropped at the bottom) or None."""
     want = h.old
-    top_ctx = 0
-    while top_ctx < len(h.kinds_old) and h.kinds_old[top_ctx] == " ":
-        top_ctx += 1
-    bot_ctx = 0
-    while bot_ctx < len(h.kinds_old) - top_ctx and h.kinds_old[len(h.kinds_old) - 1 - bot_ctx] == " ":
-        bot_ctx += 1
-    for fuzz in range(0, max_fuzz + 1):
-        drop_top = min(fuzz, top_ctx)
-        drop_bot = min(fuzz, bot_ctx)
-        if fuzz and drop_top == 0 and drop_bot == 0:
-            break
+    # the context before the first change and after the last, seen on both sides (an insertion's
+    # old side is all context: its new side shows where the change sits)
+    top_ctx = min(_run(h.kinds_old), _run(h.kinds_new))
+    bot_ctx = min(_run(h.kinds_old[::-1]), _run(h.kinds_new[::-1]))
+    # GNU patch's locate_hunk: a hunk with less context on one side than the other is anchored
+    # there (less leading context: it starts the file, when it says it does; less trailing: it
+    # ends the file); fuzz F lets F lines of the longer context go, and so loosens the anchor
+    context = max(top_ctx, bot_ctx)
+    for fuzz in range(0, min(max_fuzz, context) + 1):
+        drop_top = fuzz + top_ctx - context
+        drop_bot = fuzz + bot_ctx - context
+        if drop_top < 0 and h.old_start <= 1:
+            if drop_bot < 0 and len(want) != len(lines):
+                continue  # (the hunk must be the whole file)
+            if _matches(lines, 0, want[: len(want) - max(drop_bot, 0)], loose):
+                return 0, fuzz, 0, max(drop_bot, 0)
+            continue
+        drop_top = max(drop_top, 0)
+        if drop_bot < 0:
+            pos = len(lines) - len(want)
+            if _matches(lines, pos + drop_top, want[drop_top:], loose):
+                return pos, fuzz, drop_top, 0
+            continue
         sub = want[drop_top : len(want) - drop_bot]
         guess = h.old_start - 1 + offset + drop_top
         if not want:
@@ -361,6 +385,11 @@ def apply_hunks(
         last_offset = off
         shift += len(new) - (end - start)
         report.append((num, h, h.new_start + off, fuzz, off))
+    # a line the patch gave no newline ends the file only where it lands last: inside the file
+    # (fuzz or an offset moved it there) it gets its newline back, as GNU patch writes it
+    for k in range(len(result) - 1):
+        if not result[k].endswith(b"\n"):
+            result[k] += b"\n"
     return result, report
 
 
@@ -430,10 +459,12 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
     if not target or (not creating and not ctx.fs.exists(target)):
         shown = "".join("|" + decode(x) for x in p.header[-2:])
         n = len(p.hunks)
+        # (GNU's hint differs once a -p was given)
+        hint = "you used the wrong" if strip is not None else "you should have used the"
         out.write(
             encode(
                 f"can't find file to patch at input line {p.line}\n"
-                "Perhaps you should have used the -p or --strip option?\n"
+                f"Perhaps {hint} -p or --strip option?\n"
                 "The text leading up to this was:\n--------------------------\n"
                 f"{shown}--------------------------\nFile to patch: \nSkip this patch? [y] \n"
                 f"Skipping patch.\n{n} out of {n} hunk{'s' if n != 1 else ''} ignored\n"
@@ -478,7 +509,8 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
                 return _rejects(ctx, get, out, p, output, report, skipped=True, dry=dry)
     for num, _h, at, fuzz, off in report:
         if at is None:
-            out.write(encode(f"Hunk #{num} FAILED at {_h.old_start}.\n"))
+            if not silent:
+                out.write(encode(f"Hunk #{num} FAILED at {_h.old_start}.\n"))
         elif (fuzz or off) and not silent:
             msg = f"Hunk #{num} succeeded at {at}"
             if fuzz:
@@ -548,11 +580,26 @@ def _rejects(
             f"file {rej}\n"
         )
     )
-    body = b"".join(p.header[-2:]) if p.fmt != "normal" else b""
+    # the header's names as -p strips them (a basename without -p), their time stamps kept
+    strip = fetch("strip")  # type: ignore[operator]
+    depth = int(strip) if strip is not None else None
+    body = b"".join(_renamed(line, depth) for line in p.header[-2:]) if p.fmt != "normal" else b""
     for _num, h, _at, _f, _o in failed:
-        body += b"".join(h.text)
+        for line in h.text:
+            if line.startswith(b"\\ "):  # (GNU writes the line before it without its newline instead)
+                body = body[:-1] if body.endswith(b"\n") else body
+                continue
+            body += line
     try:
         ctx.fs.write_bytes(rej, body)
     except FsError as e:
         ctx.error(f"{rej}: {strerror(e.errno or 5)}")
     return 1
+
+
+def _renamed(line: bytes, strip: int | None) -> bytes:
+    """A ---/+++/*** header line with its file name stripped as -p STRIP strips it."""
+    mark, _, rest = line.partition(b" ")
+    name, tab, tail = rest.partition(b"\t")
+    short = _strip_path(decode(name.rstrip(b"\n")), strip)
+    return mark + b" " + (encode(short) if short else name.rstrip(b"\n")) + (tab + tail if tab else b"\n")
