@@ -62,7 +62,8 @@ _CONTROLS = {
 def backup_control(ctx: Ctx, values: dict[str, object]) -> str | None:
     """The backup method asked for (None when no backups), as GNU's
     get_version/xget_version do (prefixes allowed, VERSION_CONTROL default)."""
-    if "backup" not in values and "backup_simple" not in values:
+    # (-S SUFFIX alone asks for backups too: coreutils sets make_backups with the suffix)
+    if "backup" not in values and "backup_simple" not in values and "suffix" not in values:
         return None
     arg = values.get("backup")
     if not isinstance(arg, str):

@@ -95,6 +95,8 @@ class Copier:
             if target.ino == sst.ino and not (
                 o.symbolic_link or (sst.is_link and dst_l.is_link and not follow)
             ):
+                if o.hard_link or o.no_clobber:
+                    return True  # (the link is there already; -n leaves any existing name)
                 if not (o.force and o.backup):
                     ctx.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
                     return False
@@ -118,8 +120,9 @@ class Copier:
                         dst_l = None
                     elif (
                         o.remove_destination
-                        or o.hard_link
-                        or o.symbolic_link
+                        # (-l/-s make the new name over an old one only with -f; else the link
+                        # fails on it: "cannot create hard link 'b' to 'a': File exists")
+                        or ((o.hard_link or o.symbolic_link) and o.force)
                         or (dst_l.is_link and not follow)
                     ):
                         ctx.fs.unlink(dst)
@@ -181,10 +184,7 @@ class Copier:
                 return False
         except FsError as e:
             what = "cannot create hard link" if o.hard_link else "cannot create symbolic link"
-            if o.hard_link:
-                ctx.error(f"{what} {quoteaf(dst)} to {quoteaf(src)}: {errmsg(e)}")
-            else:
-                fail(ctx, what, dst, e)
+            ctx.error(f"{what} {quoteaf(dst)} to {quoteaf(src)}: {errmsg(e)}")
             return False
         if not self._copy_data(src, dst, exists):
             return False
@@ -495,6 +495,8 @@ def cmd_cp(ctx: Ctx) -> int:
     o.symbolic_link = opts.has("symbolic_link")
     o.remove_destination = opts.has("remove_destination")
     o.attributes_only = opts.has("attributes_only")
+    if o.hard_link and o.symbolic_link:
+        raise usage_error(ctx, "cannot make both hard and symbolic links")
     o.backup = backup_control(ctx, opts.values)
     o.suffix = backup_suffix(ctx, opts.values)
     if o.backup and o.no_clobber:

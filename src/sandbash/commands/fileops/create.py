@@ -642,7 +642,15 @@ def cmd_truncate(ctx: Ctx) -> int:
     if opts.has("size"):
         spec = _truncate_size(opts["size"])
         if spec is None:
-            ctx.error(f"Invalid number: {quote(opts['size'])}")
+            # GNU names the number as xdectoimax read it: after the blanks and a <>/% prefix
+            # (a + or - stays, as the number's sign)
+            number = opts["size"].lstrip(" \t\n\v\f\r")
+            if number[:1] in ("<", ">", "/", "%"):
+                number = number[1:].lstrip(" \t\n\v\f\r")
+            ctx.error(f"Invalid number: {quote(number)}")
+            return 1
+        if spec[0] in ("/", "%") and spec[1] == 0:  # (checked with the option, before any file)
+            ctx.error("division by zero")
             return 1
         if opts.has("io_blocks"):
             spec = (spec[0], spec[1] * 4096)
@@ -699,9 +707,6 @@ def cmd_truncate(ctx: Ctx) -> int:
         new = current
         if spec is not None:
             op, n = spec
-            if op in ("/", "%") and n == 0:
-                ctx.error("division by zero")
-                return 1
             new = {
                 "": n,
                 "+": current + n,
