@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..stdio.streams import Stream, StreamReadError
 from .context import CommandExit, Ctx
-from .options import CommandSpec, Opt
+from .options import CommandSpec, Opt, Parsed
 from .record import Effects, declare
 from .textbasic.common import (
     Out,
@@ -297,6 +297,12 @@ class _Summer:
         return DIGESTS[self.algo][1]
 
 
+def _check_not_zero(ctx: Ctx, opts: Parsed) -> None:
+    """-z with --check: GNU refuses it before any other check of the options."""
+    if opts.get("zero"):
+        raise usage_fail(ctx, "the --zero option is not supported when verifying checksums")
+
+
 def _digest_command(ctx: Ctx, algo: str) -> int:
     extra: tuple[Opt, ...] = ()
     if algo == "blake2b":
@@ -305,6 +311,7 @@ def _digest_command(ctx: Ctx, algo: str) -> int:
     bits = _bits(ctx, opts.get("length")) if opts.get("length") is not None else None
     summer = _Summer(ctx, algo, bits, opts)
     if opts.get("check"):
+        _check_not_zero(ctx, opts)
         if opts.get("tag"):
             raise usage_fail(ctx, "the --tag option is meaningless when verifying checksums")
         return summer.check(files)
@@ -452,13 +459,15 @@ def cmd_cksum(ctx: Ctx) -> int:
     if algo == "sm3":
         ctx.error("the sm3 algorithm is not available in this sandbox")
         return 1
+    if opts.get("check") and opts.get("algorithm") and algo in ("crc", "sysv", "bsd"):
+        ctx.error("--check is not supported with --algorithm={bsd,sysv,crc}")  # (no Try line)
+        return 1
+    if opts.get("check"):
+        _check_not_zero(ctx, opts)
     if opts.get("check") and not opts.get("algorithm"):
         # GNU 9.1: without -a, --check reads tagged lines only, each line's tag naming its digest
         return _Summer(ctx, "md5", None, opts, tag_default=True, detect=True).check(files)
     if algo in ("crc", "sysv", "bsd"):
-        if opts.get("check"):
-            ctx.error("--check is not supported with --algorithm={bsd,sysv,crc}")  # (no Try line)
-            return 1
         return _legacy_sums(ctx, files, algo, b"\0" if opts.get("zero") else b"\n")
     if opts.get("length") is not None and algo != "blake2b":
         raise usage_fail(ctx, "--length is only supported with --algorithm=blake2b")
