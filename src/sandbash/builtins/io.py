@@ -346,6 +346,17 @@ def _read_record(sh: Shell, stream: Stream, delim_b: bytes, raw: bool) -> tuple[
         if held > limit:
             raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
         sh.rt.budget.checkpoint()
+        if (
+            not pieces
+            and line.endswith(delim_b)
+            and line.isascii()
+            and b"\0" not in line
+            and (raw or b"\\" not in line)
+        ):
+            # the usual record, one whole ASCII line with -r or without a backslash: nothing
+            # continues it, no character is unfinished, nothing is unescaped or dropped (the
+            # general steps below give the same answer, a few calls later)
+            return line[: -len(delim_b)].decode("ascii"), False, []
         if not line.endswith(delim_b):
             eof = True
             if not cut:
@@ -549,14 +560,12 @@ def _assign_read(
             sh.set_var("REPLY", text)
             return status
         fields = split_read_fields(text, escaped, ifs, len(names))
+        if plain is not None:
+            sh.va.store_fields(names, plain, fields)
+            return status
         have = len(fields)
-        store = sh.va.store_plain
         for k, name in enumerate(names):
             value = fields[k] if k < have else ""
-            if plain is not None:
-                if not (plain[k] and store(name, value)):
-                    sh.set_var(name, value)
-                continue
             target = first if k == 0 else var_ref(sh, name)
             if target is None:
                 sh.builtin_error("read", f"`{name}': not a valid identifier")

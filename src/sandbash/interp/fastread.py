@@ -172,9 +172,9 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
     rd = ex.rd
     text_of = string_fn(ex.expander, r.target)  # (what the redirection's expander.string gives)
     set_var = ex.va.set_var
-    store = ex.va.store_plain
-    # (a name not special is stored by store_plain while it is a plain variable: set_var's first
-    # step, decided once; set_var for the rest)
+    store = ex.va.store_fields
+    # (a name not special is stored by store_fields as store_plain stores it while it is a plain
+    # variable, decided once; set_var for the rest)
     plain = [n not in NOT_PLAIN for n in names]
     count = len(names)
 
@@ -226,12 +226,7 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
                 set_var("REPLY", line)
             else:
                 fields = split_read_fields(line, [], sh.ifs() if bound is None else bound, count)
-                have = len(fields)
-                for k in range(count):
-                    name = names[k]
-                    value = fields[k] if k < have else ""
-                    if not (plain[k] and store(name, value)):
-                        set_var(name, value)
+                store(names, plain, fields)
         except AssignError as e:
             assign_failed(sh, "read", e)
             return 1

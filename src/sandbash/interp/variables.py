@@ -806,6 +806,57 @@ class Variables:
         found.value = value
         return True
 
+    def store_fields(self, names: list[str], plain: list[bool], fields: list[str]) -> None:
+        """read's fields stored into its names in order (a name past the fields gets ""): each as
+        store_plain would store it while it can (`plain[k]`: the name is not in NOT_PLAIN; an
+        existing variable without attributes beyond -x holding a string or nothing), with the
+        same length check and charge, else by set_var: one call a line in place of one a name,
+        the store's lookups made once (`IFS=, read -r a b c` in a loop). An error (readonly, a
+        limit) leaves that name's old value and the names before it stored, as set_var's one at a
+        time do."""
+        state = self.state
+        store = state.vars
+        globals_ = store.scopes[0]
+        get = globals_.get
+        local_names = store.local_names
+        limit = self.sh.rt.limits.max_string_length
+        count = len(names)
+        if len(fields) < count:  # (the names past the fields get "": padded once, not tested each)
+            fields = fields + [""] * (count - len(fields))
+        # (attributes that need set_var's way; so does `set -a`, which exports what it stores)
+        other = -1 if state.opts["allexport"] else ~EXPORT
+        for k in range(count):
+            name = names[k]
+            value = fields[k]
+            if not plain[k]:
+                self.set_var(name, value)
+                continue
+            if name in local_names:  # (a scope above the globals may bind it: store_plain's search)
+                if not self.store_plain(name, value):
+                    self.set_var(name, value)
+                continue
+            found = get(name)
+            if found is None or found.attrs & other:
+                self.set_var(name, value)
+                continue
+            text = found.value
+            if type(text) is not str:
+                if text is not None:  # (an array: set_var stores its element 0)
+                    self.set_var(name, value)
+                    continue
+                text = ""
+            size = len(value)
+            if size > limit:
+                self.sh.check_string(size)
+            # the change in bytes as value_size counts them, charged before the value is stored
+            if value.isascii() and text.isascii():
+                n = size - len(text)
+            else:
+                n = (size if value.isascii() else 4 * size) - (len(text) if text.isascii() else 4 * len(text))
+            if n:
+                store.charge(globals_, n)
+            found.value = value
+
     def set_var(
         self,
         name: str,
