@@ -595,19 +595,23 @@ def read_line(
     names: list[str],
     plain: list[bool],
     array: str | None,
+    delim: bytes,
+    fd: int,
 ) -> int:
-    """`[IFS=TEXT] read [-r] [-a ARRAY] [NAME...]` as interp/fastread compiled it (`while IFS=, read -r
-    a b c`, `while read -ra f`): the options read once, the names plain identifiers (`plain`: each
-    is no special variable, so store_plain may store it), one line from descriptor 0 as
+    """`[IFS=TEXT] read [-r] [-a ARRAY] [-d DELIM] [-u FD] [NAME...]` as interp/fastread compiled
+    it (`while IFS=, read -r a b c`, `while read -ra f`, `while IFS= read -r -d '' f`): the
+    options read once, the names plain identifiers (`plain`: each is no special variable, so
+    store_plain may store it), one record ending with `delim` (one byte) from descriptor `fd` as
     read_with_ifs reads it, without its option parsing or each name's reference check. `ifs`: the
-    binding's text, None: IFS's value. A descriptor 0 that cannot be read takes read_with_ifs."""
-    stream = sh.io.get(0)
+    binding's text, None: IFS's value. A descriptor that cannot be read takes read_with_ifs (its
+    messages: -u's 'invalid file descriptor', else 'read error')."""
+    stream = sh.io.get(fd)
     if stream is None or not stream.readable:
         return read_with_ifs(sh, argv, ifs)
     try:
-        text, eof, escaped = _read_record(sh, stream, b"\n", raw)
+        text, eof, escaped = _read_record(sh, stream, delim, raw)
     except OSError as e:
-        sh.builtin_error("read", f"read error: 0: {strerror(e.errno or 0)}")
+        sh.builtin_error("read", f"read error: {fd}: {strerror(e.errno or 0)}")
         return 1
     return _assign_read(
         sh, text, escaped, sh.ifs() if ifs is None else ifs, 1 if eof else 0, array, names, plain, None

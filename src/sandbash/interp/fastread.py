@@ -38,22 +38,33 @@ if TYPE_CHECKING:
 
 # (the builtin, its argv) -> status: what plain_builtin calls in place of _redirected
 Redirected = Callable[["Builtin", list[str]], int]
-# builtins/io.read_line: (shell, argv, the binding's IFS text, -r, names, each plain, -a's array)
-ReadLine = Callable[["Shell", list[str], "str | None", bool, list[str], list[bool], "str | None"], int]
+# builtins/io.read_line: (shell, argv, the binding's IFS text, -r, names, each plain, -a's array,
+# -d's delimiter byte, -u's descriptor)
+ReadLine = Callable[
+    ["Shell", list[str], "str | None", bool, list[str], list[bool], "str | None", bytes, int], int
+]
 
 
-# `[IFS=TEXT] read [-r] [-a ARRAY] [NAME...]`: (-r given, the names: plain identifiers, none of them
-# IFS; the text of a temporary `IFS=TEXT` binding, None: no binding; -a's array, a plain identifier
-# other than IFS, with no names then). A tuple: typing's NamedTuple is no start-up import.
-ReadShape = tuple[bool, list[str], "str | None", "str | None"]
+# `[IFS=TEXT] read [-r] [-a ARRAY] [-d DELIM] [-u FD] [NAME...]`: (-r given, the names: plain
+# identifiers, none of them IFS; the text of a temporary `IFS=TEXT` binding, None: no binding; -a's
+# array, a plain identifier other than IFS, with no names then; the delimiter as bytes, b"\n"
+# without -d; the descriptor read, 0 without -u). A tuple: typing's NamedTuple is no start-up import.
+ReadShape = tuple[bool, list[str], "str | None", "str | None", bytes, int]
+# what _read_options gives: (-r given, -a's array, the names, the delimiter, the descriptor)
+ReadOptions = tuple[bool, "str | None", list[str], bytes, int]
 
 
-def _read_options(words: list[str]) -> tuple[bool, str | None, list[str]] | None:
-    """(-r given, -a's array, the names) of read's words after `read`, as the builtin's getopt
-    reads them: clusters of r and a (`-ra f`, `-r -a f`, `-a f -r`, `-rar f`: a takes the rest of
-    its word or the next one), the last -a winning, `--` ending them; None for any other option."""
+def _read_options(words: list[str]) -> ReadOptions | None:
+    """(-r given, -a's array, the names, -d's delimiter, -u's descriptor) of read's words after
+    `read`, as the builtin's getopt reads them: clusters of r, a, d and u (`-ra f`, `-r -a f`,
+    `-a f -r`, `-rd ';'`, `-d '' -r`, `-u3`: a, d and u take the rest of their word or the next
+    one), the last of each winning, `--` ending them. The delimiter is -d's first character as
+    the builtin encodes it (b"\\0" for `-d ''`), only an ASCII one; the descriptor only decimal
+    digits. None for any other option or value (the builtin parses and reports those)."""
     raw = False
     array: str | None = None
+    delim = b"\n"
+    fd = 0
     k = 0
     while k < len(words):
         word = words[k]
@@ -66,17 +77,28 @@ def _read_options(words: list[str]) -> tuple[bool, str | None, list[str]] | None
             c = word[j]
             if c == "r":
                 raw = True
-            elif c == "a":
-                array = word[j + 1 :]
-                if not array:
-                    if k == len(words):
-                        return None  # (the builtin's 'option requires an argument')
-                    array = words[k]
-                    k += 1
-                break
-            else:
+                continue
+            if c not in ("a", "d", "u"):
                 return None
-    return raw, array, words[k:]
+            value = word[j + 1 :]
+            if not value:
+                if k == len(words):
+                    return None  # (the builtin's 'option requires an argument')
+                value = words[k]
+                k += 1
+            if c == "a":
+                array = value
+            elif c == "d":
+                first = value[:1]
+                if not first.isascii():
+                    return None  # (a character past ASCII: the builtin's encoding of it)
+                delim = first.encode() or b"\0"
+            else:
+                if not (value.isascii() and value.isdigit()):
+                    return None  # (the builtin's 'invalid file descriptor specification')
+                fd = int(value)
+            break
+    return raw, array, words[k:], delim, fd
 
 
 def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
@@ -89,7 +111,7 @@ def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
     options = _read_options([t for t in texts[1:] if t is not None])
     if options is None:
         return None
-    raw, array, names = options
+    raw, array, names, delim, fd = options
     if array is not None:
         # (with -a bash checks the first name and ignores the rest: left to the builtin)
         if names or array == "IFS":
@@ -106,7 +128,7 @@ def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
         bound = "" if a.value is None or not a.value.parts else literal(a.value)  # (`IFS=`: no parts)
         if bound is None or "IFS" in names:
             return None
-    return raw, [] if array is not None else names, bound, array
+    return raw, [] if array is not None else names, bound, array, delim, fd
 
 
 def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
@@ -121,7 +143,7 @@ def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected
     shape = _read_shape(cmd, literal)
     if cmd.redirs or shape is None:
         return None
-    raw, names, bound, array = shape
+    raw, names, bound, array, delim, fd = shape
     assigns = cmd.assigns
     find = ex.state.vars.find
     plain = [n not in NOT_PLAIN for n in names]
@@ -144,7 +166,7 @@ def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected
                 return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
         try:  # (run_undone and _run_builtin inline: no redirection to undo, read is no special builtin)
             try:
-                return read_line(sh, argv, bound, raw, names, plain, array)
+                return read_line(sh, argv, bound, raw, names, plain, array, delim, fd)
             except Exception as e:
                 return builtin_failed(sh, "read", e)
         except AssignError as e:  # (one builtin_failed gives back: run_undone reports it)
@@ -164,7 +186,9 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
     r = redirs[0]
     if r.op != "<<<" or r.fd not in (None, 0) or r.fd_var is not None or not isinstance(r.target, A.Word):
         return None
-    raw, names, bound, array = shape
+    raw, names, bound, array, delim, fd = shape
+    if delim != b"\n" or fd != 0:
+        return None  # (-d, -u: the builtin reads them, inside the redirection)
     assigns = cmd.assigns
     find = ex.state.vars.find
     sh = ex.sh
