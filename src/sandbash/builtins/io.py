@@ -229,7 +229,7 @@ def _unescape(raw_text: str) -> tuple[str, list[int]]:
         pieces.append(plain)
         size += len(plain)
         ch = m.group(1)
-        if ch:
+        if ch and ch != "\n":  # (backslash-newline is dropped whatever the delimiter: `read -d ''`)
             escaped.append(size)
             pieces.append(ch)
             size += 1
@@ -373,6 +373,17 @@ def _read_record(sh: Shell, stream: Stream, delim_b: bytes, raw: bool) -> tuple[
                 if not cut:
                     pieces.append(body[:-1])
                 continue
+        if (
+            not raw
+            and delim_b != b"\n"
+            and (delim_b == b"\\" or (len(body) - len(body.rstrip(b"\\"))) % 2 == 1)
+        ):
+            # bash's read takes a backslash as an escape before it looks for the delimiter: an
+            # escaped delimiter is part of the value (unescaped below), and a backslash delimiter
+            # only ever escapes the next character (the record ends at end of file)
+            if not cut:
+                pieces.append(line)
+            continue
         missing = 0
         if body and body[-1] >= 0x80:
             utf8 = _utf8_shell(sh) if utf8 is None else utf8
