@@ -58,7 +58,8 @@ class Limits(metaclass=Declared):
     max_memory: int = 256 * 1024 * 1024
     # bytes a Session keeps between runs (variables, functions), checked when a run ends
     max_session_memory: int = 128 * 1024 * 1024
-    # words one command gets and their total length (checked before field splitting builds them)
+    # words a program gets and their total length (bash's ARG_MAX: what the shell would exec, a
+    # command or script; builtins, functions and for-lists get shell_words(): README, Limits)
     max_arguments: int = 131_072
     max_argument_bytes: int = 10 * 1024 * 1024
     # text all expansions of one run produce together (words, assignments, redirections, here-documents)
@@ -76,6 +77,19 @@ class Limits(metaclass=Declared):
         if kw is None:
             raise ValueError(f"unknown limits profile: {name!r} ({', '.join(_PROFILES)})")
         return cls(**kw)  # type: ignore[arg-type]
+
+    def shell_words(self) -> tuple[LimitKind, int, LimitKind, int]:
+        """The bounds on the words of one builtin, function call or for-list (kind and count, kind
+        and characters), checked as they are expanded. bash's ARG_MAX binds only what it execs
+        (Executor.run_external checks max_arguments and max_argument_bytes there), so the shell's
+        own words may be as many as an array holds and a program's more (`printf '%s\\n' "${a[@]}"`,
+        `f -x "${a[@]}"`) and as long as half the run's memory (the other half: the values they
+        were made from); the run's deadline is read as they are made (Budget.charge_expansion)."""
+        words, kind = self.max_arguments + self.max_array_elements, LimitKind.MAX_ARRAY_ELEMENTS
+        chars, ckind = self.max_argument_bytes, LimitKind.MAX_ARGUMENT_BYTES
+        if self.max_memory // 2 > chars:
+            chars, ckind = self.max_memory // 2, LimitKind.MAX_MEMORY
+        return kind, words, ckind, chars
 
     def over(self, kind: LimitKind, detail: str = "") -> LimitExceeded:
         """The exception for going over `kind`, with its bound from these limits:
@@ -244,8 +258,8 @@ LIMIT_KINDS: tuple[LimitDoc, ...] = (
     ),
     LimitDoc(LimitKind.MAX_STRING_LENGTH, "length of one value: variable, word, captured output", _STOPS),
     LimitDoc(LimitKind.MAX_ARRAY_ELEMENTS, "elements of one array, words of one expansion", _STOPS),
-    LimitDoc(LimitKind.MAX_ARGUMENTS, "words one command gets", _STOPS),
-    LimitDoc(LimitKind.MAX_ARGUMENT_BYTES, "total length of the words one command gets", _STOPS),
+    LimitDoc(LimitKind.MAX_ARGUMENTS, "words one program (a command or script) gets", _STOPS),
+    LimitDoc(LimitKind.MAX_ARGUMENT_BYTES, "total length of the words one program gets", _STOPS),
     LimitDoc(
         LimitKind.MAX_EXPANSION_BYTES,
         "text all expansions of one run produce (words, assignments, redirections, here-documents)",

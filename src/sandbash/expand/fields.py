@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
 from .pattern import escape, has_path_glob
 from .segments import BRK, EXP, QUO, Seg, maybe_glob
@@ -33,14 +33,15 @@ def split(ex: Expander, segs: list[Seg]) -> list[list[Seg]]:
     ifs = ex.env.ifs()
     delim = _ifs_delimiter(ifs) if ifs else None
     cap_name, cap = ex._field_cap()
+    mark = min(cap, FIELDS_PER_CLOCK)  # (the next count at which _field_mark looks)
     fields: list[list[Seg]] = []
     cur: list[Seg] = []
     exists = False
     for text, flag in segs:
         if flag == BRK:
             if exists:
-                if len(fields) >= cap:
-                    raise LimitExceeded(cap_name, cap)
+                if len(fields) >= mark:
+                    mark = _field_mark(ex, len(fields), cap_name, cap)
                 fields.append(cur)
             cur = []
             exists = False
@@ -65,8 +66,8 @@ def split(ex: Expander, segs: list[Seg]) -> list[list[Seg]]:
                 cur.append((text[start:i], EXP))
                 exists = True
             if exists or (delim[1] and delim[1].search(text, i, j)):
-                if len(fields) >= cap:
-                    raise LimitExceeded(cap_name, cap)
+                if len(fields) >= mark:
+                    mark = _field_mark(ex, len(fields), cap_name, cap)
                 fields.append(cur)
             cur = []
             exists = False
@@ -77,6 +78,23 @@ def split(ex: Expander, segs: list[Seg]) -> list[list[Seg]]:
     if exists:
         fields.append(cur)
     return fields
+
+
+# fields split between two reads of the clock: "${a[@]}" of a million elements is one expansion,
+# charged once before it is split (Expander._charge_word), and its splitting and globbing took
+# seconds with no look at the deadline (`f "${a[@]}"` in a loop: 3 s past a 1 s timeout)
+FIELDS_PER_CLOCK = 1 << 14
+
+
+def _field_mark(ex: Expander, made: int, cap_name: LimitKind, cap: int) -> int:
+    """`made` fields so far reached split's mark: the expansion's bound (max_array_elements), or
+    time to read the clock (the run's deadline and cancellation). The next mark."""
+    if made >= cap:
+        raise LimitExceeded(cap_name, cap)
+    rt = ex._rt
+    if rt is not None:
+        rt.budget.check_time()
+    return min(cap, made + FIELDS_PER_CLOCK)
 
 
 def target_fields(ex: Expander, word: A.Word) -> list[str]:

@@ -163,7 +163,7 @@ class Expander:
     # ------------------------------------------------------------ bounds
 
     def begin_argv(self) -> None:
-        """A command's words are about to be expanded: max_argument_bytes counts from here."""
+        """A command's words are about to be expanded: their characters count from here."""
         self._arg_bytes = 0
 
     def argv_held(self) -> int:
@@ -173,23 +173,31 @@ class Expander:
         return n if n >= ARGV_HELD_MIN else 0
 
     def end_argv(self, argv: list[str]) -> None:
-        """max_arguments: the words one command gets."""
+        """The words one command gets, once past max_arguments (callers test that first): a
+        builtin's, function's or for-list's bound (Limits.shell_words); a program's own,
+        max_arguments, is checked where it would be exec'd (Executor.run_external)."""
         rt = self._rt
-        if rt is not None and len(argv) > rt.limits.max_arguments:
-            raise LimitExceeded(LimitKind.MAX_ARGUMENTS, rt.limits.max_arguments)
+        if rt is not None:
+            kind, words, _, _ = rt.limits.shell_words()
+            if len(argv) > words:
+                raise LimitExceeded(kind, words)
 
-    def _charge_word(self, n: int) -> None:
+    def _charge_word(self, n: int, one_value: bool = True) -> None:
         """`n` characters of one word, before field splitting builds its fields: one value
-        (max_string_length), the command's words (max_argument_bytes), the run (max_expansion_bytes)."""
+        (max_string_length, unless `one_value` is False: the fields of "${a[@]}", each already
+        a value), the command's words (Limits.shell_words: a program's own bound,
+        max_argument_bytes, is Executor.run_external's), the run (max_expansion_bytes)."""
         rt = self._rt
         if rt is None:
             return
         limits = rt.limits
-        if n > limits.max_string_length:
+        if n > limits.max_string_length and one_value:
             raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limits.max_string_length)
         total = self._arg_bytes + n
         if total > limits.max_argument_bytes:
-            raise LimitExceeded(LimitKind.MAX_ARGUMENT_BYTES, limits.max_argument_bytes)
+            _, _, kind, chars = limits.shell_words()
+            if total > chars:
+                raise LimitExceeded(kind, chars)
         self._arg_bytes = total
         rt.budget.charge_expansion(n)
 
@@ -305,7 +313,7 @@ class Expander:
         vsegs: list[Seg] = []
         if value is not None:
             self._value_segs(value, vsegs, True, False)
-            self._charge_word(sum(len(t) for t, _ in vsegs))
+            self._charge_word(sum(len(t) for t, _ in vsegs), type(value) is not Multi or value.star)  # type: ignore[union-attr]
         if not vsegs and not self._at_empty:
             vsegs.append(("", QUO))
         for vfield in self._split(vsegs):

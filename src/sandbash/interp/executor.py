@@ -13,7 +13,7 @@ from ..expand.arithops import wrap
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
 from ..expand.words import literal_text, plain_literal
-from ..limits import DeadlineExpired, thread_deadline
+from ..limits import DeadlineExpired, LimitKind, thread_deadline
 from ..shvars.vars import (
     ARRAYREF_BUILTINS,
     EXPORT,
@@ -968,6 +968,8 @@ class Executor:
                 self.sh.error(f"{name}: {where}")
                 return 126 if where in ("Is a directory", "File name too long") else 127
             spawner = self.sh.rt.spawner  # box mode: a host program from a [tool.<name>] table
+            if spawner is not None and spawner.finds(name):
+                self._exec_args(argv)
             status = spawner.run(self.sh, argv, env) if spawner is not None else None
             if status is not None:
                 return status
@@ -1002,12 +1004,24 @@ class Executor:
                     mark(name)
         if own_env:
             env["_"] = where  # bash puts the program's full path in the environment it builds as `_`
+        self._exec_args(argv)
         if kind == "shell":
             return self.pr.run_shell_command(argv, env)
         if kind == "script":  # its $0 is the path found (`./s` for PATH=.), as execve gives it
             return self.pr.run_script_file(where, [where, *argv[1:]], env)
         base = where.rsplit("/", 1)[-1]
         return self.run_registry(base, argv, env)
+
+    def _exec_args(self, argv: list[str]) -> None:
+        """bash's ARG_MAX: what the shell would exec (a command, script or shell) gets at most
+        max_arguments words of max_argument_bytes characters in all. Builtins, functions and
+        for-lists are bounded as they are expanded (Limits.shell_words), a program here: xargs,
+        find -exec and env reach it too (Ctx.run dispatches programs_only)."""
+        limits = self.sh.rt.limits
+        if len(argv) > limits.max_arguments:
+            raise limits.over(LimitKind.MAX_ARGUMENTS)
+        if len(argv) > 1 and sum(map(len, argv)) > limits.max_argument_bytes:
+            raise limits.over(LimitKind.MAX_ARGUMENT_BYTES)
 
     def run_registry(self, name: str, argv: list[str], env: Mapping[str, str]) -> int:
         rt = self.sh.rt

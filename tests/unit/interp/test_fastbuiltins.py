@@ -173,10 +173,10 @@ def test_max_arguments_both_ways(script: str) -> None:
         evaluator_module.TREE_WALKER = walker
         try:
             with pytest.raises(ExecutionLimitError) as info:
-                Bash(limits={"max_arguments": 3}).exec(script)
+                Bash(limits={"max_arguments": 1, "max_array_elements": 2}).exec(script)
         finally:
             evaluator_module.TREE_WALKER = saved
-        assert info.value.limit == "max_arguments"
+        assert info.value.limit == "max_array_elements"
 
 
 def test_fast_path_skips_the_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -347,8 +347,8 @@ def test_a_direct_body_keeps_max_arguments(body: str) -> None:
     script = ("get() { echo a b c d e f; }; " if body == "get" else "") + f"x=$({body}); echo done"
     assert Bash().exec(script).stdout == "done\n"
     with pytest.raises(ExecutionLimitError) as e:
-        Bash().exec(script, limits={"max_arguments": 5})
-    assert e.value.limit == "max_arguments"
+        Bash().exec(script, limits={"max_arguments": 2, "max_array_elements": 3})  # (a builtin: 5 words)
+    assert e.value.limit == "max_array_elements"
 
 
 def test_a_literal_body_s_output_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -528,10 +528,10 @@ def test_a_function_s_output_is_made_once(monkeypatch: pytest.MonkeyPatch) -> No
     [
         ({"max_string_length": 300}, "echo " + "a" * 400),
         ({"max_output_size": 300}, "echo " + "a" * 400),
-        ({"max_arguments": 5}, "echo a b c d e f"),
+        ({"max_array_elements": 3, "max_arguments": 2}, "echo a b c d e f"),
         ({"max_command_count": 8}, "echo a; echo b"),
     ],
-    ids=["max_string_length", "max_output_size", "max_arguments", "max_command_count"],
+    ids=["max_string_length", "max_output_size", "max_array_elements", "max_command_count"],
 )
 def test_a_function_s_output_made_once_is_bounded_under_each_run_s_limits(
     limits: dict[str, int], body: str

@@ -115,8 +115,12 @@ def _outcome(limits: Limits, setup: str, walker: bool) -> list[tuple[str, str, o
             'w=$(printf "%600s"); f() { local a=x b="$1$1" c; echo "${a-u} ${#b}"; }',
             None,
         ),
-        # more words than max_arguments allows: the builtin's limit
-        (Limits(max_arguments=3), "w=1; f() { local a=x b c; echo ${a-u}; }", ("", "", "max_arguments")),
+        # more words than a builtin takes (an array's worth and a program's: Limits.shell_words)
+        (
+            Limits(max_arguments=1, max_array_elements=2),
+            "w=1; f() { local a=x b c; echo ${a-u}; }",
+            ("", "", "max_array_elements"),
+        ),
         # words held while the command runs (ARGV_HELD_MIN characters): the builtin makes them
         (
             Limits(),
