@@ -225,6 +225,23 @@ def _ref_value(sh: Shell, cmd: str, name: str, value: str, append: bool) -> str 
     return value
 
 
+def _self_named(sh: Shell, name: str, value: str, append: bool) -> bool:
+    """`declare -n r; declare r=r`: a reference that names nothing yet takes the value as the name
+    it refers to, so a value naming itself is refused as `declare -n r=r` is (at the top level
+    bash says so and removes r; in a function it warns and assigns). False after the refusal."""
+    ref = sh.state.vars.find(name)
+    if ref is None or not ref.attrs & NAMEREF or ref.value:
+        return True
+    if value.partition("[")[0] != name:
+        return True
+    if sh.state.vars.function_scope() is not None:
+        sh.warn(f"{name}: circular name reference")
+        return True
+    sh.error(f"{name}: nameref variable self references not allowed")
+    sh.va.unset_var(name, nameref=True)
+    return False
+
+
 def _place(vars_: VarStore, scope: Scope, name: str, var: Var) -> None:
     """`scope[name] = var`, charged as Scope.nbytes counts it: the scope gives back what it holds
     as it goes (Scope.release), so a variable placed without its charge made that release give
@@ -393,6 +410,15 @@ def _declare_one(
                 sh.set_var(name, value)
             has_value = False
             set_attrs = 0
+    if (
+        has_value
+        and items is None
+        and sub is None
+        and not ((set_attrs | clear_attrs) & NAMEREF)
+        and cmd in _DECLARERS  # (export and readonly warn twice and assign: left as they were)
+        and not _self_named(sh, name, value, append)
+    ):
+        return False
     if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None and not _hidden_ref(sh, name, local):
         # `declare -i r` or `declare r=v` on a nameref works on the variable it names
         try:

@@ -701,7 +701,10 @@ def _read(tar: Tar) -> None:
     if tar.a.directory is not None:
         base = ctx.fs.abspath(tar.a.directory)
         if not ctx.fs.is_dir(base):
-            raise tar.fatal(f"{tar.a.directory}: Cannot open: No such file or directory")
+            # (a directory the policy refuses says so, with its rule: never "No such file")
+            refused = ctx.fs.stat_error(base)
+            why = refused.message if refused is not None else "Not a directory"
+            raise tar.fatal(f"{tar.a.directory}: Cannot open: {why}")
     wanted = [name for _, name in tar.a.names]
     used: set[str] = set()
     dirs: list[tuple[str, tarfile.TarInfo]] = []
