@@ -236,8 +236,12 @@ ARGUMENTS = [
 
 def _fields(env: _Env, word: A.Word, compiled: bool) -> tuple[object, ...]:
     ex = Expander(env)
-    charged: list[int] = []
-    ex._charge_word = charged.append  # type: ignore[method-assign]
+    charged: list[tuple[int, bool]] = []
+
+    def charge(n: int, one_value: bool = True) -> None:
+        charged.append((n, one_value))
+
+    ex._charge_word = charge  # type: ignore[method-assign]
     ex._at_empty = True
     p0 = word.parts[0]
     step = None

@@ -183,8 +183,18 @@ class Copier:
                 fail(ctx, "cannot create special file", dst, errno.EPERM)
                 return False
         except FsError as e:
-            what = "cannot create hard link" if o.hard_link else "cannot create symbolic link"
-            ctx.error(f"{what} {quoteaf(dst)} to {quoteaf(src)}: {errmsg(e)}")
+            # coreutils names the source too when it makes a link (-s, -l, a hard link kept by
+            # -a/mv), and only the new name when it copies a symbolic link as one
+            if o.symbolic_link:
+                ctx.error(f"cannot create symbolic link {quoteaf(dst)} to {quoteaf(src)}: {errmsg(e)}")
+            elif o.links and key in self.inodes:
+                ctx.error(
+                    f"cannot create hard link {quoteaf(dst)} to {quoteaf(self.inodes[key])}: {errmsg(e)}"
+                )
+            elif o.hard_link:
+                ctx.error(f"cannot create hard link {quoteaf(dst)} to {quoteaf(src)}: {errmsg(e)}")
+            else:
+                fail(ctx, "cannot create symbolic link", dst, e)
             return False
         if not self._copy_data(src, dst, exists):
             return False
