@@ -68,6 +68,12 @@ class Stream:
             return data
         return self._fill(n)
 
+    def buffered(self) -> int:
+        """How many bytes were read ahead from the source and not yet taken: a command that seeks
+        the underlying file itself (tail from the end, cat's input-is-output check) must count
+        them, or start from the source only when there are none."""
+        return len(self._rbuf)
+
     def read_chunk(self) -> bytes:
         """Whatever is available (at most a chunk); b'' at end of input."""
         if self._rbuf:

@@ -313,7 +313,7 @@ def _last_lines(data: bytes, n: int, sep: bytes) -> bytes:
 def _tail_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) -> None:
     if n <= 0:
         return
-    if isinstance(stream, FileStream) and not stream._rbuf:
+    if isinstance(stream, FileStream) and not stream.buffered():
         _tail_lines_seek(ctx, stream, out, n, sep)
         return
     # keep just enough chunks to hold the last n lines; what is kept (an endless line from
@@ -364,7 +364,7 @@ def _tail_lines_seek(ctx: Ctx, stream: FileStream, out: Out, n: int, sep: bytes)
 def _tail_bytes(ctx: Ctx, stream: Stream, out: Out, n: int) -> None:
     if n <= 0:
         return
-    if isinstance(stream, FileStream) and not stream._rbuf:
+    if isinstance(stream, FileStream) and not stream.buffered():
         handle = stream.handle
         size = handle.seek(0, 2)
         handle.seek(max(0, size - n))
