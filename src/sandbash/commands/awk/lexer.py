@@ -179,6 +179,9 @@ def unescape(text: str, warn: list[str] | None = None) -> str:
         return text
     unknown: list[str] = []
     out = decode_raw(text, "awk", unknown)
+    if any("\udc80" <= c <= "\udcff" for c in out):
+        # byte escapes are bytes (gawk's strings are): "\303\251" is the one character é
+        out = out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
     if warn is not None:
         warn.extend(
             f"no hex digits in `\\{d}' escape sequence"

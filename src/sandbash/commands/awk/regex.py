@@ -92,6 +92,56 @@ def required_text(source: str) -> str:
     return best if len(best) >= 2 else ""
 
 
+_OCT = "01234567"
+_HEX = "0123456789abcdefABCDEF"
+
+
+def byte_escapes(source: str) -> str:
+    """The regex with its escapes of bytes past 127 (`\\351`, `\\xe9`) made the text those bytes
+    are: gawk reads them as bytes, so `/\\303\\251/` is `é` and `/\\351/` is the raw byte 0xE9 that a
+    Latin-1 line holds (a surrogate escape here, as the line decodes), never the character U+00E9.
+    A byte is never a metacharacter, so the result parses as the same pattern."""
+    if "\\" not in source:
+        return source
+    out: list[str] = []
+    run = bytearray()
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c == "\\" and i + 1 < n:
+            d = source[i + 1]
+            k = i + 1
+            if d in _OCT:  # up to three octal digits, as the regex layer reads them
+                while k < n and k < i + 4 and source[k] in _OCT:
+                    k += 1
+                value = int(source[i + 1 : k], 8) & 0xFF
+            elif d == "x" and i + 2 < n and source[i + 2] in _HEX:  # up to two hex digits
+                k = i + 2
+                while k < n and k < i + 4 and source[k] in _HEX:
+                    k += 1
+                value = int(source[i + 2 : k], 16)
+            else:
+                value = -1
+            if value >= 0x80:
+                run.append(value)
+                i = k
+                continue
+            if run:
+                out.append(run.decode("utf-8", "surrogateescape"))
+                run.clear()
+            out.append(source[i : i + 2])  # any other escape (`\\\\` too) stays as written
+            i += 2
+            continue
+        if run:
+            out.append(run.decode("utf-8", "surrogateescape"))
+            run.clear()
+        out.append(c)
+        i += 1
+    if run:
+        out.append(run.decode("utf-8", "surrogateescape"))
+    return "".join(out)
+
+
 class Regex:
     """A compiled awk regex. `literal` is set when the pattern is plain text;
     `needle` is text every match contains, tested before the engine."""
@@ -99,6 +149,7 @@ class Regex:
     __slots__ = ("source", "literal", "needle", "icase", "_rx", "groups")
 
     def __init__(self, source: str, icase: bool = False) -> None:
+        source = byte_escapes(source)
         self.source = source
         self.icase = icase
         self.literal: str | None = None
