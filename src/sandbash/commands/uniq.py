@@ -130,17 +130,19 @@ def cmd_uniq(ctx: Ctx) -> int:
     repeated = bool(opts.get("repeated"))
     unique = bool(opts.get("unique"))
     all_rep: str | None = None
-    if opts.has("all_repeated_plain"):
-        all_rep = "none"
-    if opts.has("all_repeated"):
-        v = opts.get("all_repeated")
-        all_rep = (
-            "none"
-            if v is None
-            else argmatch(
-                ctx, "--all-repeated", v, [("none", "none"), ("prepend", "prepend"), ("separate", "separate")]
+    for (
+        key,
+        value,
+    ) in opts.order:  # -D and --all-repeated[=METHOD] are one option: the last one sets the method
+        if key == "all_repeated_plain" or (key == "all_repeated" and value is None):
+            all_rep = "none"
+        elif key == "all_repeated":
+            all_rep = argmatch(
+                ctx,
+                "--all-repeated",
+                value,
+                [("none", "none"), ("prepend", "prepend"), ("separate", "separate")],
             )
-        )
     group: str | None = None
     if opts.has("group"):
         v = opts.get("group")

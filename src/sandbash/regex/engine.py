@@ -255,18 +255,103 @@ def _wrap(body: str, target: str, nl: str, wrap: str) -> str:
     return body
 
 
+_PCRE_WORD = "[\\p{L}\\p{Nd}_]"
+
+
+def _pcre_numbers_groups(p: str) -> bool:
+    """Whether a PCRE pattern names a group by its number (\\1, \\g1, \\g{-1}, \\k<n>, (?1),
+    (?R), (?&n), (?P=n), (?P>n)), so an extra capturing group around it would change it."""
+    i, n = 0, len(p)
+    while i < n - 1:
+        c = p[i]
+        if c == "\\":
+            if p[i + 1] in "123456789gk":
+                return True
+            i += 2
+            continue
+        if c == "(" and p[i + 1] == "?" and i + 2 < n:
+            d = p[i + 2]
+            if d in "R&+-0123456789" or p.startswith(("P=", "P>"), i + 2):
+                return True
+        i += 1
+    return False
+
+
+def _pcre_backref(p: str, i: int, groups: int) -> tuple[str, int] | None:
+    """The `regex` module's spelling of the PCRE back-reference at p[i] (`\\g` or `\\k`) and
+    where it ends; PCRE2's error for a malformed or impossible one."""
+    d = p[i + 1]
+    j = i + 2
+    closing = {"{": "}", "<": ">", "'": "'"}
+    call = False
+    if j < len(p) and p[j] in closing:
+        call = d == "g" and p[j] != "{"  # \\g<N>, \\g'name': Oniguruma's subroutine call, as (?N)
+        end = p.find(closing[p[j]], j + 1)
+        if end < 0:
+            raise RegexError("syntax error in subpattern name (missing terminator?)")
+        name = p[j + 1 : end]
+        j = end + 1
+    elif d == "g":
+        k = j + (1 if p[j : j + 1] in ("-", "+") else 0)
+        while k < len(p) and p[k].isdigit():
+            k += 1
+        name = p[j:k]
+        j = k
+    else:
+        raise RegexError(_PCRE_BAD_REF[d])
+    if name.lstrip("-+").isdigit():
+        number = int(name)
+        if number < 0:
+            number = groups + 1 + number  # \\g{-1}: the group opened last
+        if call:
+            return f"(?{number})", j
+        if number <= 0 or name.startswith("+"):  # \\g+N is a subroutine call, never a back-reference
+            raise RegexError("reference to non-existent subpattern")
+        return f"\\g<{number}>", j
+    if name and (name[0].isalpha() or name[0] == "_") and all(ch.isalnum() or ch == "_" for ch in name):
+        return (f"(?&{name})" if call else f"(?P={name})"), j
+    raise RegexError(_PCRE_BAD_REF[d])
+
+
+_PCRE_BAD_REF = {
+    "g": "\\g is not followed by a braced, angle-bracketed, or quoted name/number or by a plain number",
+    "k": "\\k is not followed by a braced, angle-bracketed, or quoted name",
+}
+
+
 def _pcre_fix_for_regex(p: str) -> str:
     """PCRE spellings the `regex` module lacks or reads otherwise: \\x{HHHH}, \\h, \\z, \\Q...\\E
-    (quoted text) and `{,N}` (PCRE2 10.42: a literal brace, not a quantifier)."""
+    (quoted text), `{,N}` (PCRE2 10.42: a literal brace, not a quantifier) and the Perl/PCRE
+    back-reference spellings \\gN, \\g{N}, \\g{-N}, \\g{name}, \\k<name>, \\k'name', \\k{name}."""
     out: list[str] = []
     i = 0
     n = len(p)
+    groups = 0  # capturing groups opened so far (what a relative \\g{-N} counts back from)
+    in_class = False
     while i < n:
         c = p[i]
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if p.startswith(("[^]", "[]"), i):  # a leading ] is a member
+                out.append(p[i : i + (3 if p[i + 1] == "^" else 2)])
+                i += 3 if p[i + 1] == "^" else 2
+                continue
+        elif c == "(" and (not p.startswith("(?", i) or p.startswith(("(?<", "(?P<", "(?'"), i)):
+            if not p.startswith(("(?<=", "(?<!"), i):
+                groups += 1
         if c == "{" and p.startswith("{,", i):
             out.append("\\{")
             i += 1
             continue
+        if c == "\\" and i + 1 < n and not in_class and p[i + 1] in "gk":
+            ref = _pcre_backref(p, i, groups)
+            if ref is not None:
+                out.append(ref[0])
+                i = ref[1]
+                continue
         if c == "\\" and i + 1 < n:
             d = p[i + 1]
             if d == "Q":
@@ -307,8 +392,14 @@ def _build_pcre(
     core.posix = False
     body = "|".join("(?:" + p + ")" for p in patterns) if len(patterns) > 1 else patterns[0]
     nl = "lines" if line_mode else ("reg_newline" if multiline else "none")
-    core.shift = wrap == "word"
-    src = _wrap(body, "re2", nl, wrap)
+    if wrap == "word" and _pcre_numbers_groups(body):
+        # the capturing wrapper would take group 1 from the user's `(\w)\1`: GNU grep -P -w wraps
+        # the pattern in lookarounds, which capture nothing (the `regex` fallback runs them)
+        core.shift = False
+        src = f"(?<!{_PCRE_WORD})(?:{body})(?!{_PCRE_WORD})"
+    else:
+        core.shift = wrap == "word"
+        src = _wrap(body, "re2", nl, wrap)
     prefix = "(?m)" if (multiline or line_mode) else ""
     try:
         r = _re2_compile(core, prefix + src, False, icase)
@@ -350,6 +441,8 @@ def _pcre_message(msg: str) -> str:
         return "missing terminating ] for character class"
     if "nothing to repeat" in msg:
         return "quantifier does not follow a repeatable item"
+    if "invalid group reference" in msg or "unknown group" in msg:
+        return "reference to non-existent subpattern"
     return msg
 
 

@@ -148,8 +148,10 @@ FMT_SPEC = CommandSpec(
     name="fmt",
     usage="[-WIDTH] [OPTION]... [FILE]...",
     summary="Reformat each paragraph in the FILE(s), writing to standard output.",
-    numeric="width",
     opts=(
+        # `-WIDTH` is read only as the first argument (cmd_fmt); anywhere else GNU's getopt takes
+        # each digit as an option that fails
+        *(Opt(d, None, dest=f"late_digit_{d}") for d in "0123456789"),
         Opt("c", "crown-margin", help="preserve indentation of first two lines"),
         Opt(
             "p", "prefix", arg="required", metavar="STRING", help="reformat only lines beginning with STRING"
@@ -511,14 +513,26 @@ class _Fmt:
 @declare("fmt", spec=FMT_SPEC, effects=Effects.READS)
 @command
 def cmd_fmt(ctx: Ctx) -> int:
-    opts, files = ctx.parse(FMT_SPEC)
+    args = list(ctx.args)
+    width_text: str | None = None
+    if args and len(args[0]) > 1 and args[0][0] == "-" and args[0][1].isdigit():
+        width_text = args.pop(0)[1:]  # the obsolete `-WIDTH`, whole (`-6x` is an invalid width)
+    opts, files = ctx.parse(FMT_SPEC, args)
+    for key, _ in opts.order:
+        if key.startswith("late_digit_"):
+            raise ctx.usage_error(
+                f"invalid option -- {key[-1]}; -WIDTH is recognized only when it is the first\n"
+                "option; use -w N instead"
+            )
+    if opts.get("width") is not None:
+        width_text = opts.get("width")
     width = 75
     goal: int | None = None
-    if opts.get("width") is not None:
-        width = _fmt_num(ctx, opts.get("width"), 2500)
+    if width_text is not None:
+        width = _fmt_num(ctx, width_text, 2500)
     if opts.get("goal") is not None:
         goal = _fmt_num(ctx, opts.get("goal"), width)  # the goal is at most the width
-        if opts.get("width") is None:
+        if width_text is None:
             width = goal + 10
     if goal is None:
         goal = width * (2 * (100 - 7) + 1) // 200

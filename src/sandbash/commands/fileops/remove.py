@@ -55,9 +55,17 @@ _WHEN = {
 
 class Remover:
     def __init__(
-        self, ctx: Ctx, force: bool, interactive: str, recursive: bool, empty_dirs: bool, verbose: bool
+        self,
+        ctx: Ctx,
+        force: bool,
+        interactive: str,
+        recursive: bool,
+        empty_dirs: bool,
+        verbose: bool,
+        preserve_root: bool = True,
     ) -> None:
         self.ctx = ctx
+        self.preserve_root = preserve_root
         self.force = force
         self.interactive = interactive
         self.recursive = recursive
@@ -76,7 +84,7 @@ class Remover:
         bit = 0o200 if st.uid == vfs.uid else 0o020 if st.gid == vfs.gid else 0o002
         return "" if st.mode & bit else "write-protected "
 
-    def remove(self, path: str) -> bool:
+    def remove(self, path: str, operand: bool = False) -> bool:
         ctx = self.ctx
         ctx.checkpoint()
         try:
@@ -87,6 +95,8 @@ class Remover:
             fail(ctx, "cannot remove", path, e)
             return False
         if st.is_dir:
+            if operand and not self._operand_allowed(path):
+                return False
             return self._remove_dir(path, st)
         protected = self._protected(path, st)
         if (self.interactive == "always" or protected) and not prompt(
@@ -100,6 +110,36 @@ class Remover:
             return False
         if self.verbose:
             ctx.out(f"removed {quoteaf(path)}\n")
+        return True
+
+    def _operand_allowed(self, path: str) -> bool:
+        """GNU's checks of a directory named on the command line, in rm_fts's order: first
+        whether it may go at all (not -r: without -d 'Is a directory', with -d a directory with
+        entries 'Directory not empty'), then a last component `.`/`..` is refused, then the
+        root failsafe. So `rm -d .` in a directory with files says it is not empty, `rm -d .` in
+        an empty one is refused, and a missing `nodir/..` was already reported by lstat."""
+        ctx = self.ctx
+        if not self.recursive:
+            if not self.empty_dirs:
+                fail(ctx, "cannot remove", path, errno.EISDIR)
+                return False
+            try:
+                empty = not ctx.fs.listdir(path)
+            except FsError:
+                empty = False  # GNU's get_dir_status: anything but DS_EMPTY
+            if not empty:
+                fail(ctx, "cannot remove", path, errno.ENOTEMPTY)
+                return False
+        if basename(path) in (".", ".."):
+            ctx.error(f"refusing to remove '.' or '..' directory: skipping {quoteaf(path)}")
+            return False
+        if self.recursive and self.preserve_root and _is_root(ctx, path):
+            if path == "/":
+                ctx.error("it is dangerous to operate recursively on '/'")
+            else:
+                ctx.error(f"it is dangerous to operate recursively on {quoteaf(path)} (same as '/')")
+            ctx.error("use --no-preserve-root to override this failsafe")
+            return False
         return True
 
     def _lstat(self, path: str) -> Stat:
@@ -190,26 +230,23 @@ def cmd_rm(ctx: Ctx) -> int:
         how = " recursively" if recursive else ""
         if not prompt(ctx, f"remove {n} argument{'s' if n != 1 else ''}{how}?"):
             return 0
-    remover = Remover(ctx, force, interactive, recursive, opts.has("dir"), opts.has("verbose"))
     preserve_root = not opts.has("no_preserve_root") or opts.has("preserve_root")
+    remover = Remover(ctx, force, interactive, recursive, opts.has("dir"), opts.has("verbose"), preserve_root)
     status = 0
     for path in operands:
-        base = basename(path)
-        if base in (".", "..") and (recursive or opts.has("dir")):
-            ctx.error(f"refusing to remove '.' or '..' directory: skipping {quoteaf(path)}")
-            status = 1
-            continue
-        if recursive and preserve_root and _is_root(ctx, path):
-            if path == "/":
-                ctx.error("it is dangerous to operate recursively on '/'")
-            else:
-                ctx.error(f"it is dangerous to operate recursively on {quoteaf(path)} (same as '/')")
-            ctx.error("use --no-preserve-root to override this failsafe")
-            status = 1
-            continue
-        if not remover.remove(path):
+        if not remover.remove(_fts_name(path), operand=True):
             status = 1
     return status
+
+
+def _fts_name(path: str) -> str:
+    """The name fts_open gives an operand (and rm reports): two or more trailing slashes become
+    one, except that `//` stays and `///` is `/`."""
+    end = len(path)
+    if end > 2 and path.endswith("/"):
+        while end > 1 and path[end - 2] == "/":
+            end -= 1
+    return path[:end]
 
 
 def _is_root(ctx: Ctx, path: str) -> bool:

@@ -438,7 +438,8 @@ class FPaths(F):
             path, x = item
             checkpoint(1 + (len(path) >> 6))  # a path is copied to be output
             if self.leaves:
-                if type(x) is not list and type(x) is not dict:
+                # jq's paths(scalars) selects on the value itself: null and false leaves are not output
+                if type(x) is not list and type(x) is not dict and truthy(x):
                     yield list(path)
             elif filt is not None:
                 for c in filt.run(x, env):

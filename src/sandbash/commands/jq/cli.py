@@ -113,6 +113,7 @@ class Options:
     stream: bool = False
     stream_errors: bool = False
     exit_status: bool = False
+    unbuffered: bool = False
     # named arguments in order; values: ("string", s) | ("json", text) | ("slurpfile"/"rawfile", path)
     named: list[tuple[str, str, str]] = field(default_factory=list)
     positional: list[Any] = field(default_factory=list)
@@ -186,6 +187,7 @@ _SETS: dict[str, dict[str, Any]] = {
     "from_file": {"from_file": True},
     "exit_status": {"exit_status": True},
     "seq": {"seq": True},
+    "unbuffered": {"unbuffered": True},
     "stream": {"stream": True},
     "raw_output0": {"raw_output": True, "raw_no_lf": True, "raw_output0": True},
     "join_output": {"raw_output": True, "raw_no_lf": True},

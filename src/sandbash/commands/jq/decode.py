@@ -610,6 +610,10 @@ class JsonStream:
         nl = self.buf.rfind("\n", 0, offset)
         return line, offset - nl - 1
 
+    def total_lines(self) -> int:
+        """Newlines in the whole text, once it has been read to its end."""
+        return self.lines_before + self.buf.count("\n")
+
     def line_number(self) -> int:
         """input_line_number: newlines in the lines read when the last value completed."""
         p = self.last_end

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ...limits import LimitExceeded, LimitKind
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+from ..textbasic.common import STDIO_BLOCK
 from .builtins_data import _tostream
 from .cli import _HINT, Options
 from .decode import NOTHING, JsonStream, ParseError, decode_text, parse_single
@@ -41,6 +42,7 @@ class Inputs:
         self.filename: str | None = None
         self.raw_lines: Iterator[str] | None = None
         self.raw_line_count = 0
+        self.end_lines = 0  # newlines of the JSON file read to its end (error positions)
         self.pending: list[Any] = []
 
     @property
@@ -88,6 +90,9 @@ class Inputs:
                         self.pending.extend(events[1:])
                         return events[0]
                     return value
+                # jq's error position after the last value of a file names the file's every
+                # line (`jq -s .x` on three lines: `at f:3`), until the next file opens
+                self.end_lines = self.stream.total_lines()
                 self.stream = None
             if not self._open_next():
                 if self.pending:
@@ -100,6 +105,7 @@ class Inputs:
             while self._open_next():
                 assert self.raw_lines is not None
                 parts.append("".join(self.raw_lines))
+                self.end_lines = parts[-1].count("\n")
                 self.raw_lines = None
             return "".join(parts)
         out: list[Any] = []
@@ -114,7 +120,7 @@ class Inputs:
             return "<unknown>"
         if self.stream is not None:
             return f"{self.filename}:{self.stream.line_number()}"
-        return f"{self.filename}:{self.raw_line_count}"
+        return f"{self.filename}:{self.end_lines or self.raw_line_count}"
 
     def line_number(self) -> int:
         if self.stream is not None:
@@ -221,6 +227,20 @@ class Runner:
             self.ctx.stdout.write(b"".join(self.out))
             self.out = []
             self.out_size = 0
+
+    def before_stderr(self) -> None:
+        """What jq's stdout has written when it writes a message to stderr (unbuffered): stdio
+        holds the output in 4096-byte blocks (stdout is no terminal here), so `jq ... 2>&1` shows
+        an error before the values printed ahead of it; --unbuffered flushes each value."""
+        if self.opts.unbuffered or not self.out_size:
+            self.flush()
+            return
+        data = b"".join(self.out)
+        count = (len(data) - 1) // STDIO_BLOCK * STDIO_BLOCK
+        if count:
+            self.ctx.stdout.write(data[:count])
+        self.out = [data[count:]]
+        self.out_size = len(data) - count
 
     # ------------------------------------------------------------ setup
 
@@ -344,7 +364,7 @@ class Runner:
         return rt
 
     def _stderr_now(self, text: str) -> None:
-        self.flush()
+        self.before_stderr()
         self.err(text)
 
     def _run(self, program: Program, values: list[Any]) -> int:
@@ -385,7 +405,7 @@ class Runner:
                     if opts.seq:
                         self.err(f"jq: ignoring parse error: {e.message}\n")
                         continue
-                    self.flush()
+                    self.before_stderr()
                     self.err(f"jq: parse error: {e.message}\n")
                     ret = PARSE_ERROR_STATUS
                     break
@@ -421,7 +441,7 @@ class Runner:
             for result in program.run(value, rt, values):
                 ret = self._emit(result)
         except JqError as e:
-            self.flush()
+            self.before_stderr()
             msg = e.value
             where = inputs.position() if not opts.null_input or inputs.filename else "<unknown>"
             if type(msg) is str:
@@ -430,7 +450,7 @@ class Runner:
                 self.err(f"jq: error (at {where}) (not a string): {dumps(msg)}\n")
             return UNKNOWN, None
         except HaltSignal as h:
-            self.flush()
+            self.before_stderr()
             if h.has_message:
                 m = h.message
                 if type(m) is str:

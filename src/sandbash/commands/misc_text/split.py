@@ -36,8 +36,10 @@ SPLIT_SPEC = CommandSpec(
     name="split",
     usage="[OPTION]... [FILE [PREFIX]]",
     summary="Output pieces of FILE to PREFIXaa, PREFIXab, ...; default size is 1000 lines, and default PREFIX is 'x'.",
-    numeric="lines",
+    # `split -5`: the obsolete line count, its own way of splitting (`-5 -l 3` cannot combine)
+    numeric="digit_lines",
     opts=(
+        Opt(None, None, dest="digit_lines", arg="required"),
         Opt(
             "a",
             "suffix-length",
@@ -221,8 +223,10 @@ def cmd_split(ctx: Ctx) -> int:
     sep = encode(sep_text) if sep_text else b"\n"
     if sep_text == "\\0":
         sep = b"\0"
-    modes = [k for k, _ in opts.order if k in ("lines", "bytes", "line_bytes", "number")]
-    if len(set(modes)) > 1:
+    # GNU allows one way of splitting, given once: `-l 3 -l 5` fails too; the digit options
+    # `-3 -5` may repeat (the last number counts)
+    modes = [k for k, _ in opts.order if k in ("lines", "bytes", "line_bytes", "number", "digit_lines")]
+    if len(modes) > 1 and not all(k == "digit_lines" for k in modes):
         raise usage_fail(ctx, "cannot split in more than one way")
     stream: Stream
     try:
@@ -241,7 +245,10 @@ def cmd_split(ctx: Ctx) -> int:
         elif mode == "line_bytes":
             _by_line_bytes(ctx, stream, writer, _num(ctx, opts.get("line_bytes"), "bytes"), sep)
         else:
-            _by_lines(ctx, stream, writer, _num(ctx, opts.get("lines", "1000"), "lines"), sep)
+            lines = opts.get("lines") or opts.get("digit_lines") or "1000"
+            if mode == "digit_lines" and not lines.strip("0"):
+                raise usage_fail(ctx, f"invalid number of lines: {quote(ctx, '0')}")
+            _by_lines(ctx, stream, writer, _num(ctx, lines, "lines"), sep)
     except (FsError, StreamError) as e:
         ctx.error(f"{quotef(src)}: {strerror(e.errno or 5)}")
         return 1
@@ -392,6 +399,7 @@ CSPLIT_SPEC = CommandSpec(
         ),
         Opt("s", "quiet", dest="silent", help="do not print counts of output file sizes"),
         Opt(None, "silent", dest="silent"),
+        Opt("q", None, dest="silent"),  # GNU's undocumented short form of --quiet
         Opt("z", "elide-empty-files", help="remove empty output files"),
     ),
 )
@@ -525,6 +533,8 @@ class _Csplit:
         self.suffix_fmt = suffix_fmt
         self.silent = bool(opts.get("silent"))
         self.elide = bool(opts.get("elide_empty_files"))
+        # --suppress-matched drops the line at every split point, the first line of the next
+        # piece, whatever the pattern: a line number, a regular expression with an offset, a %skip%
         self.suppress = bool(opts.get("suppress_matched"))
         self.created: list[str] = []
         self.count = 0
@@ -598,6 +608,8 @@ class _Csplit:
                     self.emit(cur, target - 1)
                     cur = search_from = target - 1
                     prev_line = target
+                    if self.suppress and cur < total:
+                        cur = search_from = cur + 1
                 else:
                     found = next(
                         (
@@ -615,7 +627,8 @@ class _Csplit:
                             if p.kind == "re":
                                 self.emit(cur, total)
                             return
-                        raise self.fail(p, k, "match not found", (cur, total))
+                        # (a %skip% that finds nothing has no piece open: nothing is written)
+                        raise self.fail(p, k, "match not found", (cur, total) if p.kind == "re" else None)
                     cut = found + p.offset
                     if cut < cur or cut > total:
                         # an offset before the piece's start or past the end: the piece so far (an
@@ -625,11 +638,11 @@ class _Csplit:
                     if p.kind == "re":
                         self.emit(cur, cut)
                     cur = cut
-                    if self.suppress and p.kind == "re" and p.offset == 0:
-                        cur += 1
                     # GNU reads on after the line it stopped at: the match, or with a positive
                     # offset the new piece's first line (which is never matched itself)
                     search_from = max(found, cut) + 1
+                    if self.suppress and cur < total:
+                        cur += 1
                 k += 1
                 if p.repeat != -1 and k > p.repeat:
                     break

@@ -272,10 +272,10 @@ class Parser:
             out.append(c)
 
     def read_label(self) -> str:
-        """A label ends at a newline, `;` or whitespace (GNU 4.9)."""
+        """A label ends at a newline, `;`, whitespace or `}` (GNU 4.9: `/x/{b};p`)."""
         self.skip_ws()
         j = self.i
-        while self.i < self.n and self.s[self.i] not in "\n; \t":
+        while self.i < self.n and self.s[self.i] not in "\n; \t}":
             self.i += 1
         label = self.s[j : self.i]
         self.skip_ws()
@@ -304,6 +304,11 @@ class Parser:
                 return b""  # `a\` ending the script: GNU adds nothing, not even a newline
             if s[self.i] == "\n":
                 self.i += 1
+            elif s.startswith("\\\n", self.i):
+                # GNU takes the character after `a\` as the text's first, unescaped, so the
+                # newline after `a\\` ends a text of one empty line: what follows is commands
+                self.i += 2
+                return b"\n"
         out: list[str] = []
         while self.i < self.n:
             c = s[self.i]

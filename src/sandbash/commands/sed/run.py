@@ -35,6 +35,9 @@ class Input:
         self.stream: Stream | None = None
         self.lines: Iterator[bytes] | None = None
         self.pending: bytes | None = None  # the look-ahead line (with its separator, if any)
+        self.pending_name = "-"  # the file the look-ahead line came from
+        self.line_name = "-"  # the file the current line came from
+        self.peeked = False  # whether `$`, n or N looked past the current line
         self.lineno = 0
         self.started = False
 
@@ -73,18 +76,31 @@ class Input:
         """The next line with its separator (or without, at a final line
         that lacks one); None at the end of input (or of the file with -s)."""
         if self.pending is None:
-            self.pending = self._raw_next()
+            self._look_ahead()
         line = self.pending
         if line is None:
             return None
-        self.pending = self._raw_next()
+        self.line_name = self.pending_name
+        self._look_ahead()
+        self.peeked = False
         self.lineno += 1
         return line
 
+    def _look_ahead(self) -> None:
+        self.pending = self._raw_next()
+        self.pending_name = self.cur_name
+
     def is_last(self) -> bool:
+        self.peeked = True
         if self.pending is None:
-            self.pending = self._raw_next()
+            self._look_ahead()
         return self.pending is None
+
+    def file_name(self) -> str:
+        """The name `F` prints: GNU reads ahead only to answer `$` (and n/N at the end), and
+        that moves it into the next file, so F then names the next file with data (or the last
+        file opened, when only empty ones follow)."""
+        return self.pending_name if self.peeked else self.line_name
 
     def next_file(self) -> bool:
         """With -s/-i: move on to the next file; False when none is left."""
@@ -93,7 +109,7 @@ class Input:
             if not self._open_next():
                 return False
             self.lineno = 0
-            self.pending = self._raw_next()
+            self._look_ahead()
             return True
         return False
 
@@ -652,10 +668,7 @@ class Runner:
                         c.text.decode("utf-8", "surrogateescape"), ps if k < 0 else ps[:k], k >= 0 or nl
                     )
                 elif name == "F":
-                    self.emit(
-                        ("-" if inp.cur_name == "-" else inp.cur_name).encode("utf-8", "surrogateescape")
-                        + b"\n"
-                    )
+                    self.emit(inp.file_name().encode("utf-8", "surrogateescape") + b"\n")
                 elif name == "e":
                     self.flush()
                     if c.text:
