@@ -174,9 +174,15 @@ def cmd_sed(ctx: Ctx) -> int:
         m = _LEADING_INT.match(p["line_length"])
         line_len = int(m.group()) if m else 0
     extended = bool(p.get("extended"))
+    posixly_correct = "POSIXLY_CORRECT" in ctx.env
     try:
         parser = Parser(
-            pieces, extended, posix=bool(p.get("posix")), budget=ctx.budget, sandbox=bool(p.get("sandbox"))
+            pieces,
+            extended,
+            posix=bool(p.get("posix")),
+            budget=ctx.budget,
+            sandbox=bool(p.get("sandbox")),
+            posixly_correct=posixly_correct,
         )
         cmds = parser.parse()
     except SedError as e:
@@ -199,7 +205,7 @@ def cmd_sed(ctx: Ctx) -> int:
         follow_symlinks=bool(p.get("follow_symlinks")),
         suffix=suffix,
         line_len=line_len,
-        posix=bool(p.get("posix")),
+        posix=bool(p.get("posix")) or posixly_correct,  # (N at the end quits without printing)
         unbuffered=bool(p.get("unbuffered")),
         sandbox=bool(p.get("sandbox")),
         script_end=script_end,

@@ -91,6 +91,7 @@ class Parser:
         posix: bool = False,
         budget: Budget | None = None,
         sandbox: bool = False,
+        posixly_correct: bool = False,
     ) -> None:
         self.pieces = pieces
         self.sandbox = sandbox  # --sandbox: GNU refuses e/r/w when it reads the script, run or not
@@ -106,7 +107,10 @@ class Parser:
         self.n = len(self.s)
         self.i = 0
         self.extended = extended
-        self.posix = posix
+        self.posix = posix  # --posix: GNU's extensions refused
+        # --posix or POSIXLY_CORRECT in the environment: s///'s \N past the groups is not an
+        # error (the group is empty), as GNU checks it only in its default mode
+        self.check_refs = not (posix or posixly_correct)
         self.cmds: list[Cmd] = []
         self.blocks: list[int] = []
         self.labels: dict[str, int] = {}
@@ -196,7 +200,7 @@ class Parser:
             while self.i < self.n and self.s[self.i].isdigit():
                 self.i += 1
             n = int(self.s[j : self.i])
-            if self.peek() == "~":
+            if self.peek() == "~" and not self.posix:  # (--posix: `~` is read as the command)
                 self.i += 1
                 k = self.i
                 while self.i < self.n and self.s[self.i].isdigit():
@@ -216,7 +220,7 @@ class Parser:
                     raise self.err("unterminated address regex" if delim != "\\" else "unexpected `,'")
             pat = self.read_delimited(delim, "unterminated address regex", is_regex=True)
             flags = ""
-            while self.peek() in ("I", "M"):
+            while self.peek() in ("I", "M") and not self.posix:
                 flags += self.get()
             return Addr("re", rx=self.compile(pat, "I" in flags, "M" in flags), flags=flags)
         return None
@@ -224,6 +228,8 @@ class Parser:
     def compile(self, pat: str, icase: bool, mline: bool) -> Regex | None:
         if pat == "":
             return None
+        if self.posix:
+            pat = _posix_pattern(pat, self.extended)
         try:
             return compile_regex(
                 pat, "ere" if self.extended else "bre", icase, mline, dialect="sed", budget=self.budget
@@ -297,10 +303,14 @@ class Parser:
         self.skip_ws()
         if self.i >= self.n:
             raise self.err("expected \\ after `a', `c' or `i'")
+        if s[self.i] != "\\" and self.posix:  # the one-line `a text` is GNU's
+            raise self.err("expected \\ after `a', `c' or `i'", at=self.i + 1)
         if s[self.i] == "\\":
             # `a\` then the text on the next line, or `a\  text` (spaces kept)
             self.i += 1
             if self.i >= self.n:
+                if self.posix:
+                    raise self.err("incomplete command")
                 return b""  # `a\` ending the script: GNU adds nothing, not even a newline
             if s[self.i] == "\n":
                 self.i += 1
@@ -338,6 +348,8 @@ class Parser:
                 c = self.peek()
                 if c == "+" or c == "~":
                     self.i += 1
+                    if self.posix:
+                        raise self.err("unexpected `,'")
                     j = self.i
                     while self.i < self.n and self.s[self.i].isdigit():
                         self.i += 1
@@ -366,11 +378,17 @@ class Parser:
             raise self.err("missing command")
         c = self.get()
         cmd.name = c
-        if cmd.a1 is not None and cmd.a1.kind == "zero" and (cmd.a2 is None or cmd.a2_kind != "re"):
+        if (
+            cmd.a1 is not None
+            and cmd.a1.kind == "zero"
+            and (cmd.a2 is None or cmd.a2_kind != "re" or self.posix)
+        ):
             raise self.err("invalid usage of line address 0")
         if cmd.a2 is not None and cmd.a2.kind == "zero":
             raise self.err("invalid usage of line address 0")
         nargs = 2 if cmd.a2 is not None else (1 if cmd.a1 is not None else 0)
+        if self.posix and c in _GNU_COMMANDS:
+            raise self.err(f"unknown command: `{c}'")
         if c == "{":
             self.blocks.append(len(self.cmds))
             self.cmds.append(cmd)
@@ -401,7 +419,7 @@ class Parser:
             self.labels[label] = len(self.cmds)
             return
         if c in "=dDgGhHlnNpPxz":
-            if c == "l":
+            if c == "l" and not self.posix:  # (`l N` and `q N` are GNU's)
                 self.skip_ws()
                 j = self.i
                 while self.i < self.n and self.s[self.i].isdigit():
@@ -414,7 +432,7 @@ class Parser:
                 raise self.err("command only uses one address")
             self.skip_ws()
             j = self.i
-            while self.i < self.n and self.s[self.i].isdigit():
+            while self.i < self.n and self.s[self.i].isdigit() and not self.posix:
                 self.i += 1
             cmd.num = int(self.s[j : self.i]) if j < self.i else 0
             self.end_of_cmd()
@@ -483,6 +501,9 @@ class Parser:
                 cmd.occurrence = n
                 seen_num = True
                 continue
+            elif c and c in "iImMe" and self.posix:
+                self.i += 1
+                raise self.err("unknown option to `s'")
             elif c in ("i", "I"):
                 cmd.icase = True
             elif c in ("m", "M"):
@@ -516,10 +537,10 @@ class Parser:
             cmd.rx_empty = True
         else:
             cmd.rx = self.compile(pat, cmd.icase, cmd.mline)
-        cmd.repl = parse_replacement(repl_src)
+        cmd.repl = parse_replacement(repl_src, self.posix)
         ngroups = cmd.rx.groups if cmd.rx is not None else 9
         for kind, v in cmd.repl.parts:
-            if kind == "grp" and v > ngroups:
+            if kind == "grp" and v > ngroups and self.check_refs:
                 raise self.err(f"invalid reference \\{v} on `s' command's RHS")
 
     def parse_y(self, cmd: Cmd) -> None:
@@ -564,6 +585,38 @@ class Parser:
             out.append(c)
 
 
+# what --posix refuses: GNU's commands (T, e, F, z, Q, R, W, v) are unknown there
+_GNU_COMMANDS = frozenset("TeFzQRWv")
+# GNU's regex escapes: --posix reads each as the character itself
+_GNU_REGEX_ESCAPES = frozenset("wWsSbB<>`'")
+
+
+def _posix_pattern(pat: str, extended: bool) -> str:
+    """A pattern as sed --posix reads it: \\w, \\s, \\b, \\<, \\` ... are the characters, and in a
+    BRE \\+, \\? and \\| too (GNU's regex syntax without its operators); brackets are kept."""
+    out: list[str] = []
+    i, n = 0, len(pat)
+    while i < n:
+        c = pat[i]
+        if c == "[":
+            j = _bracket_end(pat, i + 1)
+            if j > 0:
+                out.append(pat[i:j])
+                i = j
+                continue
+        if c == "\\" and i + 1 < n:
+            d = pat[i + 1]
+            if d in _GNU_REGEX_ESCAPES or (not extended and d in "+?|"):
+                out.append(d)
+            else:
+                out.append(pat[i : i + 2])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def _version_ok(version: str) -> bool:
     parts = version.split(".")
     if not all(p.isdigit() for p in parts) or len(parts) > 3:
@@ -582,7 +635,8 @@ def _bracket_end(s: str, i: int) -> int:
 _ESC = {"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}
 
 
-def parse_replacement(src: str) -> Repl:
+def parse_replacement(src: str, posix: bool = False) -> Repl:
+    """The right side of s///; --posix reads \\L \\U \\E \\l \\u as their letters."""
     parts: list[tuple[str, Any]] = []
     lit: list[str] = []
 
@@ -606,7 +660,7 @@ def parse_replacement(src: str) -> Repl:
             if d.isdigit():
                 flush()
                 parts.append(("grp", int(d)))
-            elif d in "LUElu":
+            elif d in "LUElu" and not posix:
                 flush()
                 parts.append(("case", d))
             elif d in _ESC:

@@ -787,7 +787,8 @@ def expand(repl: Repl, m: Match) -> bytes:
             else:
                 one = v
             continue
-        piece = v if kind == "lit" else (m.group(v) or b"")
+        # (a group past the regex's, allowed by --posix, is empty)
+        piece = v if kind == "lit" else ((m.group(v) if v <= m.re.groups else None) or b"")
         if not piece:
             continue
         if mode or one:
