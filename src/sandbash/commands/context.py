@@ -80,6 +80,7 @@ class Ctx:
         "identity",
         "net",
         "argv0",
+        "read_stdin",
     )
 
     def __init__(
@@ -128,6 +129,9 @@ class Ctx:
         # (curl, wget, ping; None: no network)
         self.identity = identity if identity is not None else Identity()
         self.net = net
+        # whether an operand `-` was opened (GNU's have_read_stdin: the tools that close stdin
+        # at exit check that close, invoke.py)
+        self.read_stdin = False
 
     # ------------------------------------------------------------ basics
 
@@ -216,6 +220,7 @@ class Ctx:
     def open_in(self, path: str) -> Stream:
         """Open an input operand: `-` is stdin; /dev/stdin and /dev/fd/N are fds."""
         if path == "-":
+            self.read_stdin = True
             return self.stdin
         fd = _dev_fd(path)
         if fd is not None:

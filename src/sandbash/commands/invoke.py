@@ -6,13 +6,14 @@ sees the same context and ends the same way under the shell and under the unit t
 
 from __future__ import annotations
 
+import errno
 import time
 from collections.abc import Callable, Mapping
 
 from ..identity import Identity
 from ..limits import Budget, LimitExceeded, LimitKind
 from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError, StreamReadError
-from ..vfs.errors import FsError
+from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
 from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner
 from .record import CommandRecord
@@ -94,9 +95,11 @@ def invoke(
         return label if label is not None and label != base else ctx.prog
 
     try:
-        return record.run(ctx)
-    except CommandExit as e:
-        return e.status
+        try:
+            status = record.run(ctx)
+        except CommandExit as e:
+            status = e.status
+        return _close_stdin(ctx, err, name, status)
     except MemoryError:
         # what slipped past the charged seams is still the memory limit, never an internal error
         raise LimitExceeded(LimitKind.MAX_MEMORY, caps.budget.limits.max_memory) from None
@@ -110,13 +113,47 @@ def invoke(
         return 1
     except StreamReadError as e:  # `cmd < dir`: a read that failed, in the words most GNU tools use
         _say(err, f"{name()}: read error: {e.strerror}\n")
-        return 1
+        return _close_stdin(ctx, err, name, 1)
     except StreamError as e:  # stdout closed (`>&-`) or not writable: GNU's write error
         _say(err, f"{name()}: write error: {e.strerror}\n")
         return 1
     except Exception as e:  # a bug in a command must not reach the caller as a traceback
         _say(err, f"{prefix(False)}{name()}: internal error ({type(e).__name__}: {e})\n")
         return 1
+
+
+# The tools that close standard input at exit once they read `-` and report a failure (fd 0
+# closed: `cat 0<&-`), and what the message names: coreutils' own close checks
+_STDIN_CLOSE = {
+    **dict.fromkeys(("cat", "fmt"), "closing standard input"),
+    **dict.fromkeys(("head", "tail", "tac", "wc", "cut", "nl", "paste", "fold", "expand", "unexpand"), "-"),
+    **dict.fromkeys(
+        (
+            "od",
+            "tee",
+            "sum",
+            "cksum",
+            "md5sum",
+            "sha1sum",
+            "sha224sum",
+            "sha256sum",
+            "sha384sum",
+            "sha512sum",
+            "b2sum",
+        ),
+        "standard input",
+    ),
+}
+
+
+def _close_stdin(ctx: Ctx, err: Stream | None, name: Callable[[], str], status: int) -> int:
+    """The status after the tool's close of standard input: closing a closed fd 0 fails with
+    EBADF, `NAME: WHAT: Bad file descriptor` after its output, and the status is 1."""
+    what = _STDIN_CLOSE.get(ctx.name)
+    if what is None or not ctx.read_stdin or not isinstance(ctx.stdin, ClosedStream):
+        return status
+    _say(err, f"{name()}: {what}: {strerror(errno.EBADF)}\n")
+    return status or 1
 
 
 def _say(stream: Stream | None, text: str) -> None:

@@ -383,6 +383,7 @@ def cmd_tee(ctx: Ctx) -> int:
             file_error(ctx, name, e)
             status = 1
     live = list(outputs)
+    ctx.read_stdin = True
     for chunk in read_chunks(ctx, ctx.stdin):
         for item in list(live):
             name, stream = item

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import codecs
 
-from ...stdio.streams import Stream, StreamError
+from ...stdio.streams import ClosedStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
@@ -290,6 +290,8 @@ def _width(
             if err is not None and err.errno == 21:
                 minimum = 7
             continue
+        if isinstance(stream, ClosedStream):
+            continue  # (fstat of a closed fd 0 fails: GNU leaves it out, `wc 0<&-` is `0 0 0`)
         regular, size = is_regular(ctx, name, stream)
         if regular:
             regular_total += size
