@@ -245,40 +245,57 @@ def _env_size(ctx: Ctx) -> int:
 # ------------------------------------------------------------ reading items
 
 
-def _separated(chunks: Iterator[bytes], sep: bytes) -> Iterator[tuple[str, bool]]:
-    """Items split on one byte, with no quoting (-0, -d)."""
-    buf = b""
+def _separated(chunks: Iterator[bytes], sep: bytes, cap: int) -> Iterator[tuple[str, bool]]:
+    """Items split on one byte, with no quoting (-0, -d). An item is given as it is once it
+    holds CAP bytes (too long for any command line: the rest of it is never read)."""
+    parts: list[bytes] = []  # (the chunks of an item are joined once: linear in its length)
+    held = 0
     for chunk in chunks:
-        buf += chunk
-        *items, buf = buf.split(sep)
+        *items, rest = chunk.split(sep)
         for item in items:
+            if parts:
+                item, parts, held = b"".join(parts) + item, [], 0
             yield item.decode("utf-8", "surrogateescape"), True
-    if buf:
-        yield buf.decode("utf-8", "surrogateescape"), True
+        if rest:
+            parts.append(rest)
+            held += len(rest)
+            if held >= cap:
+                break
+    if parts:
+        yield b"".join(parts).decode("utf-8", "surrogateescape"), True
 
 
-def _quoted(lines: Iterator[bytes], by_line: bool) -> Iterator[tuple[str, bool]]:
+def _quoted(lines: Iterator[bytes], by_line: bool, cap: int) -> Iterator[tuple[str, bool]]:
     """GNU's default format: blank-separated items, '...' and "..." quoting
     (never across a newline), backslash escapes (an escaped newline continues
     the item). The flag is True on the last item of an input line (for -L; a
-    line ending in a blank continues)."""
+    line ending in a blank continues). Items are given as they end, the last of
+    a line once the line has ended (a line of a million items is never a list),
+    and an item is given as it is once it holds CAP characters (too long for any
+    command line: the rest of it is never read)."""
     cur: list[str] = []
     have = False
+    last: str | None = None  # the line's item before this one: is it the line's last?
     for raw in lines:
         line = raw.decode("utf-8", "surrogateescape")
-        items: list[str] = []
         i, n = 0, len(line)
         while i < n:
+            if len(cur) >= cap:  # (a character or more per piece: cap pieces >= cap)
+                if last is not None:
+                    yield last, False
+                yield "".join(cur), True
+                return
             ch = line[i]
             i += 1
             if ch in "'\"":
                 end = line.find(ch, i)
                 newline = line.find("\n", i)
                 if end < 0 or (0 <= newline < end):
-                    for item in items:
-                        yield item, False
+                    if last is not None:
+                        yield last, False
                     raise _Unmatched("double" if ch == '"' else "single")
-                cur.append(line[i:end])
+                if end > i:
+                    cur.append(line[i:end])
                 have = True
                 i = end + 1
             elif ch == "\\" and i < n:
@@ -287,14 +304,16 @@ def _quoted(lines: Iterator[bytes], by_line: bool) -> Iterator[tuple[str, bool]]
                 i += 1
             elif ch in " \t\n":
                 if have:
-                    items.append("".join(cur))
+                    if last is not None:
+                        yield last, False
+                    last = "".join(cur)
                 cur, have = [], False
             else:
                 cur.append(ch)
                 have = True
-        ends_line = not (by_line and line.rstrip("\n")[-1:] in (" ", "\t"))
-        for k, item in enumerate(items):
-            yield item, ends_line and k == len(items) - 1 and not have
+        if last is not None:
+            yield last, not (by_line and line.rstrip("\n")[-1:] in (" ", "\t")) and not have
+            last = None
     if have:
         yield "".join(cur), True
 
@@ -313,17 +332,21 @@ def _nul_warning(ctx: Ctx, lines: Iterator[bytes]) -> Iterator[bytes]:
         yield raw
 
 
-def _replace_lines(lines: Iterator[bytes]) -> Iterator[tuple[str, bool]]:
+def _replace_lines(lines: Iterator[bytes], cap: int) -> Iterator[tuple[str, bool]]:
     """-I: each input line is one item, read with the quoting of the default format ('...' and
     "..." never across a newline, a backslash escapes the next character, a backslash-newline
     continues the item), but the blanks inside it kept and its leading blanks dropped; a line
-    with nothing else is skipped."""
+    with nothing else is skipped. An item is given as it is once it holds CAP characters: it
+    is then too long for the command line (Runner.run), and the rest of it is never read."""
     cur: list[str] = []
     started = False
     for raw in lines:
         line = raw.decode("utf-8", "surrogateescape")
         i, n = 0, len(line)
         while i < n:
+            if len(cur) >= cap:  # (a character or a quoted run per piece: cap pieces >= cap)
+                yield "".join(cur), True
+                return
             ch = line[i]
             i += 1
             if ch == "\n":
@@ -336,7 +359,8 @@ def _replace_lines(lines: Iterator[bytes]) -> Iterator[tuple[str, bool]]:
                 end = line.find(ch, i)
                 if end < 0:  # (a line holds at most one newline, its last character)
                     raise _Unmatched("double" if ch == '"' else "single")
-                cur.append(line[i:end])
+                if end > i:  # (every piece a character or more: the cap counts pieces)
+                    cur.append(line[i:end])
                 started = True
                 i = end + 1
             elif ch == "\\" and i < n:
@@ -368,7 +392,12 @@ class Runner:
         ctx, s = self.ctx, self.s
         if s.replace is not None:
             item = args[0] if args else ""
-            argv = [a.replace(s.replace, item) for a in self.command]
+            # findutils reads an item into a buffer of SIZE bytes less, after the first line,
+            # the command name and its NUL (bc_push_arg's cmd_initial_argv_chars)
+            if _nbytes(item) >= s.size - (_nbytes(self.command[0]) + 1 if self.ran else 0):
+                ctx.error("argument line too long")
+                raise _Stop(1)
+            argv = _inserted(ctx, s.replace, s.size, self.command, item)
         else:
             argv = self.command + args
         # each argument is a C string: a NUL read into an item ends it there
@@ -396,6 +425,44 @@ class Runner:
 
     def size_of(self, item: str) -> int:
         return len(item.encode("utf-8", "surrogateescape")) + 1
+
+
+def _inserted(ctx: Ctx, mark: str, size: int, command: list[str], item: str) -> list[str]:
+    """-I's command line for one item, sized as findutils' bc_do_insert and bc_push_arg size it
+    before anything is built (many marks and a long line would otherwise make gigabytes): the
+    command name is taken as it is; each other argument, with the item in place of every MARK,
+    must fit in a buffer of SIZE-1 bytes ('command too long': an empty MARK is found again at
+    the same place until the buffer is full), and the whole line, each argument with its NUL,
+    in SIZE bytes ('argument list too long')."""
+    used = _nbytes(command[0]) + 1
+    if used > size:
+        ctx.error("cannot fit single argument within argument list size limit")
+        raise _Stop(1)
+    length = _nbytes(item)
+    argv = [command[0]]
+    for arg in command[1:]:
+        if not mark and arg:
+            ctx.error("command too long")
+            raise _Stop(1)
+        pieces = arg.split(mark) if mark else ["", ""]
+        left = size - 1
+        for k, piece in enumerate(pieces):
+            n = _nbytes(piece)
+            last = k == len(pieces) - 1
+            if left <= n or (not last and left - n <= length):
+                ctx.error("command too long")
+                raise _Stop(1)
+            left -= n if last else n + length
+        used += size - left  # (the argument and its NUL)
+        if used > size:
+            ctx.error("argument list too long")
+            raise _Stop(1)
+        argv.append(item.join(pieces))
+    return argv
+
+
+def _nbytes(text: str) -> int:
+    return len(text.encode("utf-8", "surrogateescape"))
 
 
 class Batch:
@@ -431,7 +498,7 @@ class Batch:
 
 def _batches(ctx: Ctx, runner: Runner, items: Iterator[tuple[str, bool]]) -> None:
     s = runner.s
-    if runner.base > s.size:
+    if runner.base > s.size and s.replace is None:  # (-I sizes each line as it builds it)
         ctx.error("cannot fit single argument within argument list size limit")
         raise _Stop(1)
     batch = Batch(runner)
@@ -464,14 +531,14 @@ def cmd_xargs(ctx: Ctx) -> int:
             stream = DirStream()  # (a directory opens; its first read fails, as the end of input)
     if s.replace is not None:
         items = (
-            _replace_lines(_nul_warning(ctx, stream.lines(s.sep or b"\n")))
+            _replace_lines(_nul_warning(ctx, stream.lines(s.sep or b"\n", ctx.budget)), s.size)
             if s.sep is None
-            else _separated(stream.chunks(), s.sep)
+            else _separated(stream.chunks(), s.sep, s.size)
         )
     elif s.sep is not None:
-        items = _separated(stream.chunks(), s.sep)
+        items = _separated(stream.chunks(), s.sep, s.size)
     else:
-        items = _quoted(_nul_warning(ctx, stream.lines()), by_line=s.max_lines is not None)
+        items = _quoted(_nul_warning(ctx, stream.lines(budget=ctx.budget)), s.max_lines is not None, s.size)
     runner = Runner(ctx, s, command, None if arg_file is not None else b"")
     failed: list[StreamReadError] = []
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable, Iterator
 
-from ..limits import Budget, LimitExceeded, LimitKind, Limits
+from ..limits import Budget, LimitExceeded, LimitKind, Limits, MemoryHold
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -116,23 +116,39 @@ class Stream:
     def unread(self, data: bytes) -> None:
         self._rbuf = data + self._rbuf
 
-    def lines(self, sep: bytes = b"\n") -> Iterator[bytes]:
-        """Lines with their separators, read in large chunks."""
-        buf = self._rbuf
+    def lines(self, sep: bytes = b"\n", budget: Budget | None = None) -> Iterator[bytes]:
+        """Lines with their separators, read in large chunks. The chunks of a line are joined
+        once its end is read (a line of N chunks costs N, not N*N), and with a `budget` what is
+        held of a line while its end is awaited is charged to max_memory: input with no newline
+        (`tr -d '\\n' < /dev/zero | sed p`) ends with that limit, not with the host's memory."""
+        chunk = self._rbuf
         self._rbuf = b""
-        while True:
-            chunk = self._fill(CHUNK) if self.readable else b""
-            if not chunk:
-                break
-            buf += chunk
-            if sep not in chunk:
-                continue
-            pieces = buf.split(sep)
-            buf = pieces.pop()
-            for p in pieces:
-                yield p + sep
-        if buf:
-            yield buf
+        parts: list[bytes] = []
+        size = 0
+        hold = MemoryHold(budget) if budget is not None else None
+        try:
+            while True:
+                if not chunk:
+                    chunk = self._fill(CHUNK) if self.readable else b""
+                    if not chunk:
+                        break
+                if sep in chunk:
+                    pieces = (b"".join(parts) + chunk if parts else chunk).split(sep)
+                    rest = pieces.pop()
+                    parts, size = ([rest] if rest else []), len(rest)
+                    for p in pieces:
+                        yield p + sep
+                else:
+                    parts.append(chunk)
+                    size += len(chunk)
+                if hold is not None:
+                    hold.set(size if size >= HELD_MIN else 0)
+                chunk = b""
+            if parts:
+                yield b"".join(parts)
+        finally:
+            if hold is not None:
+                hold.close()
 
     def chunks(self) -> Iterator[bytes]:
         if self._rbuf:

@@ -207,9 +207,10 @@ def _from_file(ctx: Ctx, path: str, fmt: str, now_ns: int, tz: _dt.tzinfo) -> in
         ctx.fs_error(e, path)
         return 1
     status = 0
-    for raw in stream.lines():
+    for raw in stream.lines(budget=ctx.budget):
         ctx.checkpoint()
-        line = raw.decode("utf-8", "surrogateescape").rstrip("\n")
+        # (a line is a C string to GNU's parse_datetime: it ends at a NUL)
+        line = raw.decode("utf-8", "surrogateescape").rstrip("\n").partition("\0")[0]
         when = parse_datetime(line, now_ns, tz)
         if when is None:
             ctx.error(f"invalid date {quote(line)}")

@@ -47,7 +47,7 @@ class Input:
         for name, stream in self.next_operand:
             self.stream = stream
             self.cur_name = name
-            self.lines = stream.lines(self.sep)
+            self.lines = stream.lines(self.sep, self.r.ctx.budget)
             self.r.start_file(name)
             return True
         return False
@@ -713,7 +713,7 @@ class Runner:
         it = self.rfiles.get(name)
         if it is None:
             try:
-                it = self.ctx.open_in(name).lines()
+                it = self.ctx.open_in(name).lines(budget=self.ctx.budget)
             except FsError:
                 it = iter(())
             self.rfiles[name] = it

@@ -49,7 +49,7 @@ class Spiller:
         stream = self.ctx.fs.open(path, "r")
         sep = self.sep
         try:
-            for line in stream.lines(sep):
+            for line in stream.lines(sep, self.ctx.budget):
                 yield line[: -len(sep)] if line.endswith(sep) else line
         finally:
             stream.close()

@@ -213,7 +213,7 @@ def _head_all_but_bytes(ctx: Ctx, stream: Stream, out: Out, n: int) -> None:
 def _head_all_but_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) -> None:
     pending: deque[bytes] = deque()
     with ctx.hold_memory() as mem:
-        for line in stream.lines(sep):
+        for line in stream.lines(sep, ctx.budget):
             ctx.checkpoint()
             mem.charge(len(line) + 48)  # a line object's overhead too: many short lines add up
             pending.append(line)
