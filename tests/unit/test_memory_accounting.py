@@ -283,3 +283,23 @@ def test_increments_that_change_the_length_are_charged(sess: Session, loop: str)
         sess.exec(loop)
         sess.exec("unset i x")
         assert held(sess) == base
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        # the compiled read storing a plain indexed array at once (push_values): lines of 0-4
+        # fields, wide and narrow, in a global, an exported and a function's local array
+        "f=(); while IFS=, read -r -a f; do :; done < /tmp/rows",
+        "declare -ax f=(x); while read -ra f; do :; done < /tmp/rows",
+        "g() { local -a f=(1 2 3 4 5); while IFS=, read -a f; do :; done < /tmp/rows; }; g",
+        'f=(); while read -r l; do IFS=, read -ra f <<< "$l"; done < /tmp/rows',
+    ],
+)
+def test_read_into_an_array_keeps_the_account_exact(sess: Session, loop: str) -> None:
+    sess.exec("printf '%s\\n' a,b,c '' é,x,yy a,,b,c,dddd 'z ' > /tmp/rows; y=1; unset f")
+    base = held(sess)
+    for _ in range(3):
+        sess.exec(loop)
+        sess.exec("unset f l; unset -f g")
+        assert held(sess) == base

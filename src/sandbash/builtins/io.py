@@ -15,7 +15,7 @@ from ..interp.variables import AS_EXPANDED, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ASSOC, EXPORT, ArrayRefArg, split_array_ref
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, NOASSIGN, ArrayRefArg, split_array_ref
 from ..stdio.streams import NullStream, Stream, StreamReadError
 from ..vfs.errors import strerror
 from . import builtin
@@ -592,7 +592,14 @@ def _read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: str) 
     """read -a ARRAY: the line's fields, each split off (no last name takes the rest), made the
     array's elements from 0; False when ARRAY is no indexed array's name (reported). AssignError
     (readonly, ...) goes to the caller."""
-    if not _indexed_array_target(sh, "read", array):
+    var = sh.state.vars.find(array)
+    if (
+        var is None
+        or type(var.value) is not IndexedArray
+        or var.attrs & ~(ARRAY | EXPORT)
+        or array in NOASSIGN  # (`local -a FUNCNAME`: still refused, unless unset made it ordinary)
+    ) and not _indexed_array_target(sh, "read", array):
+        # (a plain indexed array needs no check: no reference, no associative array, a valid name)
         return False  # (bash checks the name after reading the line)
     store_read_array(sh, array, text, escaped, ifs)
     return True
@@ -702,7 +709,9 @@ def _mapfile_lines(
 
 def _indexed_array_target(sh: Shell, cmd: str, name: str) -> bool:
     """read -a NAME, mapfile NAME: a plain name (no subscript) of no associative array (through a
-    nameref), else bash's message naming the builtin."""
+    nameref), else bash's message naming the builtin; False without a word for a call-stack array
+    or GROUPS (bash's find_or_make_array_variable refuses a noassign variable silently: status 1,
+    the value kept, the script goes on, where an assignment `GROUPS=(1)` drops the line)."""
     if not name.isidentifier() or not name.isascii():
         sh.builtin_error(cmd, f"`{name}': not a valid identifier")
         return False
@@ -710,6 +719,8 @@ def _indexed_array_target(sh: Shell, cmd: str, name: str) -> bool:
         target = sh.va.resolve_name(name)[0]
     except AssignError:  # a circular reference: the assignment reports it
         return True
+    if sh.va.noassign(target):
+        return False
     var = sh.state.vars.find(target)
     if (var is not None and (var.attrs & ASSOC or isinstance(var.value, AssocArray))) or (
         var is None and sh.va.table_target(target)

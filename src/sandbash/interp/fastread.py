@@ -301,6 +301,8 @@ def store_read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: 
     fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
     if len(fields) > limit:
         raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
+    if sh.va.push_values(array, fields, False):
+        return  # (a plain indexed array: the fields made its elements at once, charged before stored)
     with MemoryHold(sh.rt.budget) as held:
         held.charge(len(fields) * 96)
         sh.set_array(array, [(None, f, False) for f in fields])
