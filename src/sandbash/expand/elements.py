@@ -13,6 +13,7 @@ the number of elements of an indexed or associative array, anything else general
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import partial
 
@@ -23,6 +24,9 @@ from .arith import ArithError
 from .arithwords import subscript_error
 from .params import general
 from .segments import Value
+
+# (a word whose text is itself in any context: nothing to expand, split by the default IFS or glob)
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_]+").fullmatch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,6 +74,16 @@ def element_fn(
     # colon): test_op gives the element itself, and nothing else happens (no word is expanded)
     kept = op is not None and op.kind is A.OpKind.TEST and op.op[-1] in "-=?"
     colon = kept and op is not None and op.op[0] == ":"
+    # `${m[$k]+set}`, `${a[i]:+x}` with a word of letters, digits and `_` only: test_op gives
+    # nothing for a missing element (unset, or empty with the colon) and else the word's text
+    # (alt_value: a Lit with nothing to expand; a str and its one EXP segment split and glob
+    # alike, and these characters glob nothing)
+    alt: str | None = None
+    if op is not None and op.kind is A.OpKind.TEST and op.op[-1] == "+" and op.arg is not None:
+        words = op.arg.parts
+        if len(words) == 1 and type(words[0]) is A.Lit and _PLAIN_WORD(words[0].text):
+            alt = words[0].text
+    alt_colon = op is not None and op.op[0] == ":"
 
     def element() -> Value:
         var = lookup(name)
@@ -104,6 +118,8 @@ def element_fn(
             return base
         if kept and base is not None and (base or not colon):
             return base
+        if alt is not None:
+            return None if base is None or (alt_colon and not base) else alt
         return apply_op(p, op, base, desc, in_dq)
 
     return element

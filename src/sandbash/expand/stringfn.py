@@ -25,7 +25,7 @@ from .arithwords import arith_fn, literal_arith, literal_fn
 from .elements import element_fn
 from .fastparam import Plan, _value, applied, is_length, plan_for
 from .params import NOT_LOOKED, general
-from .segments import CHARGE_FROM, QNULL, QUO, Multi, Segs, Value, maybe_glob
+from .segments import CHARGE_FROM, EXP, QNULL, QUO, Multi, Seg, Segs, Value, maybe_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -146,11 +146,13 @@ def arith_step(ex: Expander, p: A.ArithSub, quoted: bool) -> Callable[[list[str]
 
 
 def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
-    """The fields of the argument $p (one unquoted parameter without an operator: $x, $1, ${x},
-    Expander.word's shape) added to a command's words, with `p`'s plan and lookup bound: a plain
-    string that is not long, holds no default IFS character and nothing to glob is one field
-    while IFS is the default; anything else (looked up once) as Expander.unquoted_value_fields
-    makes it."""
+    """The fields of the argument $p (one unquoted parameter: $x, $1, ${x}, Expander.word's
+    shape; with an operator or a prefix, _unquoted_op_step's) added to a command's words, with
+    `p`'s plan and lookup bound: a plain string that is not long, holds no default IFS character
+    and nothing to glob is one field while IFS is the default; anything else (looked up once) as
+    Expander.unquoted_value_fields makes it."""
+    if p.op is not None or p.prefix:
+        return _unquoted_op_step(ex, p)
     get = param_fn(ex, p, False, _same, sys.maxsize)
     ifs = ex.env.ifs
     fields = ex.unquoted_value_fields
@@ -169,6 +171,42 @@ def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]
             fields(value, out)
 
     return unquoted_param
+
+
+def _unquoted_op_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
+    """The fields of the argument ${x%%,*}, ${m[$k]:-0}, ${#x} (one unquoted parameter with an
+    operator or a prefix) as Expander._plain_word makes them from its one part, with `p`'s plan
+    (or element closure) bound: a string that is not empty, holds no default IFS character and
+    nothing to glob is one field while IFS is the default (charged when long); any other string
+    is split and globbed as one expanded segment; nothing or several values (`${a[@]%x}`) go
+    through the value's segments, as _plain_word sends them."""
+    get = param_fn(ex, p, False, _same, sys.maxsize)
+    ifs = ex.env.ifs
+    fields = ex._fields
+    value_segs = ex._value_segs
+    charge = ex._charge_word
+
+    def unquoted_op(out: list[str]) -> None:
+        ex._at_empty = False
+        value = get()
+        if type(value) is str:
+            if (
+                value
+                and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+                and ifs() == " \t\n"
+            ):
+                if len(value) > CHARGE_FROM:
+                    charge(len(value))
+                out.append(value)
+            else:
+                fields([(value, EXP)], out)
+            return
+        segs: list[Seg] = []
+        if value is not None:
+            value_segs(value, segs, False, False)
+        fields(segs, out)
+
+    return unquoted_op
 
 
 def _same(value: Value) -> Value:

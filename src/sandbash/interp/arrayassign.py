@@ -101,7 +101,7 @@ def _step(ex: Expander, w: A.Word) -> str | Step:
                 return _dq_arith_step(ex, inner.word)  # "$((k*2))"
         elif t0 is A.ArithSub:
             return _arith_step(ex, p0.word)  # type: ignore[union-attr]
-        elif t0 is A.Param and p0.op is None and not p0.prefix:  # type: ignore[union-attr]
+        elif t0 is A.Param:
             return unquoted_param_step(ex, p0)  # type: ignore[arg-type]
     word = ex.word
     return lambda out: out.extend(word(w))

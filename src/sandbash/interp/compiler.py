@@ -984,8 +984,8 @@ class Compiler:
                 and type(p0.parts[0]) is A.Param
             ):
                 steps.append(dq_param_step(expander, p0.parts[0]))  # "$x", "${s:4:6}"
-            elif len(w.parts) == 1 and type(p0 := w.parts[0]) is A.Param and p0.op is None and not p0.prefix:
-                steps.append(unquoted_param_step(expander, p0))  # $x, $1, ${x}
+            elif len(w.parts) == 1 and type(p0 := w.parts[0]) is A.Param:
+                steps.append(unquoted_param_step(expander, p0))  # $x, $1, ${x}, ${x%%,*}
             elif len(w.parts) == 1 and type(p0 := w.parts[0]) is A.ArithSub:
                 steps.append(arith_step(expander, p0, False))  # $((n - 1))
             elif (

@@ -232,11 +232,13 @@ def cond_code(sh: Shell, node: A.Cond) -> CondCode:
 
 
 def _unary_code(sh: Shell, op: str, word: A.Word) -> CondCode:
-    string = sh.expander.string
-    if op == "-n":
-        return lambda: string(word) != ""
-    if op == "-z":
-        return lambda: string(word) == ""
+    if op == "-n" or op == "-z":
+        # (string_fn: what Expander.string gives, the word's shape decided once; `-n ${m[$k]+set}`
+        # reads the element through elements.element_fn)
+        string = string_fn(sh.expander, word)
+        if op == "-n":
+            return lambda: string() != ""
+        return lambda: string() == ""
     if op == "-v":
         # the subscript is expanded here, quoted, and only dequoted by the test (as eval_cond)
         ex = sh.expander
@@ -244,7 +246,8 @@ def _unary_code(sh: Shell, op: str, word: A.Word) -> CondCode:
         operand = arith_join_fn(ex, word.parts) if "[" in word.text else string_fn(ex, word)
         var_set = ShellTestEnv(sh).var_set  # (it reads the shell as it runs: one made here serves)
         return lambda: var_set(operand())
-    return lambda: unary_test(ShellTestEnv(sh), op, string(word))
+    operand_text = string_fn(sh.expander, word)
+    return lambda: unary_test(ShellTestEnv(sh), op, operand_text())
 
 
 def _plain_pattern(word: A.Word) -> str | None:

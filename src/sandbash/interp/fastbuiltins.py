@@ -522,8 +522,8 @@ def _operand_fields(expander: Expander, word: A.Word) -> Callable[[], list[str]]
         and type(p0.parts[0]) is A.Param
     ):
         step = dq_param_step(expander, p0.parts[0])
-    elif len(parts) == 1 and type(p0 := parts[0]) is A.Param and p0.op is None and not p0.prefix:
-        step = unquoted_param_step(expander, p0)  # $x, $1, ${x} (as the compiler's argv steps)
+    elif len(parts) == 1 and type(p0 := parts[0]) is A.Param:
+        step = unquoted_param_step(expander, p0)  # $x, ${x%.*} (as the compiler's argv steps)
     else:
         return partial(expander.word, word)
 
