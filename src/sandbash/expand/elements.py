@@ -13,7 +13,6 @@ the number of elements of an indexed or associative array, anything else general
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import partial
 
@@ -24,9 +23,6 @@ from .arith import ArithError
 from .arithwords import subscript_error
 from .params import general
 from .segments import Value
-
-# (a word whose text is itself in any context: nothing to expand, split by the default IFS or glob)
-_PLAIN_WORD = re.compile(r"[A-Za-z0-9_]+").fullmatch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -81,8 +77,9 @@ def element_fn(
     alt: str | None = None
     if op is not None and op.kind is A.OpKind.TEST and op.op[-1] == "+" and op.arg is not None:
         words = op.arg.parts
-        if len(words) == 1 and type(words[0]) is A.Lit and _PLAIN_WORD(words[0].text):
-            alt = words[0].text
+        text = words[0].text if len(words) == 1 and type(words[0]) is A.Lit else ""
+        if text.isascii() and text.replace("_", "a").isalnum():  # (no pattern: none made at start-up)
+            alt = text
     alt_colon = op is not None and op.op[0] == ":"
 
     def element() -> Value:
