@@ -11,7 +11,7 @@ from functools import cache, partial
 from ..expand.arith import ArithError
 from ..expand.arithops import wrap
 from ..expand.env import ExpansionError
-from ..expand.quoting import quote_reusable, single_quote
+from ..expand.quoting import quote_reusable, shell_metas, single_quote
 from ..expand.words import literal_text, plain_literal
 from ..limits import DeadlineExpired, LimitKind, thread_deadline
 from ..shvars.vars import (
@@ -1287,15 +1287,15 @@ trace_assign = _trace_assign  # (export and readonly trace their `name=value` wo
 
 
 def _xquote(word: str) -> str:
-    """How `set -x` shows a word: single quotes (tabs and newlines included),
-    $'...' only for other control characters."""
+    """How `set -x` shows a word (bash's xtrace_print_word_list): $'...' for control characters
+    other than tab and newline and for bytes that are no text; single quotes only when the word
+    holds a shell metacharacter (sh_contains_shell_metas: `a^b` and `'~a'` quoted, `a~b`, `a#b`
+    and printable non-ASCII text as they are)."""
     if word == "":
         return "''"
-    if all(c.isalnum() or c in "_-./=:,+@%^" for c in word):
-        return word
-    if any((ord(c) < 32 and c not in "\t\n") or ord(c) == 127 for c in word):
+    if any((ord(c) < 32 and c not in "\t\n") or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in word):
         return quote_reusable(word)
-    return single_quote(word)
+    return single_quote(word) if shell_metas(word) else word
 
 
 xquote = _xquote
