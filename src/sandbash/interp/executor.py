@@ -1076,8 +1076,15 @@ class Executor:
         if cwd is not None:
             child.state.fs.cwd = child.state.fs.normpath(cwd)
         if env is not None:
-            # `env -i`, `env X=1 cmd`: the child sees exactly this environment
-            scope = child.state.vars.globals
+            # `env -i`, `env X=1 cmd`: the child sees exactly this environment. The scopes the
+            # fork copied above the globals go first: a temporary assignment (`X=1 env -u X cmd`,
+            # `X=1 env -i cmd`) or a function's local is no part of the new program's
+            # environment unless `env` kept it (then it is in `env`)
+            store = child.state.vars
+            if len(store.scopes) > 1:
+                del store.scopes[1:]
+                store.renew_names()
+            scope = store.globals
             for n, v in list(scope.items()):
                 if v.attrs & EXPORT and n not in env:
                     v.attrs &= ~EXPORT
