@@ -426,6 +426,8 @@ def xform_declared(ex: Expander, p: A.Param, letter: str, base: Value, var: Var 
     array, x or a[i] one value with the variable's attributes; a variable declared without a
     value is still shown by its attributes (`declare -rl x`)."""
     if var is None:
+        if p.sub in ("@", "*"):
+            return Multi([], p.sub == "*")  # (an unset array's "${u[@]@A}" is no word, as "${u[@]}")
         return "" if letter == "a" else None
     flags = _attr_letters(var)
     if letter == "a":

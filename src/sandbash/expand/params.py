@@ -247,9 +247,9 @@ def base(ex: Expander, p: A.Param, var: Var | None = NOT_LOOKED) -> tuple[Value,
                 return Multi(val.keys(), sub == "*"), name
             return Multi(["0"], sub == "*"), name
         if var is None or var.value is None:
-            return (
-                Multi([], sub == "*") if var is not None or not ex.env.option("nounset") else None
-            ), f"{name}[{sub}]"
+            # no elements, set -u or not: "${a[@]}" of an unset array is no word at all (bash 4.4
+            # on; the operators see it as unset: `${a[@]-x}` is x)
+            return Multi([], sub == "*"), f"{name}[{sub}]"
         val = var.value
         if isinstance(val, (IndexedArray, AssocArray)):
             return Multi(val.values(), sub == "*"), name
