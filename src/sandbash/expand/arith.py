@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Set
+from collections.abc import Callable, Mapping, Sequence, Set
+from types import MappingProxyType
 
 from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Protocol
 
-    from ..shvars.vars import Scope
+    from ..shvars.vars import Var
 else:
     Protocol = object  # the protocols are the type checker's: a plain base at run time (typing is ~2 ms of a start-up)
 
@@ -88,6 +89,10 @@ Fn = Callable[["Evaluator"], int]
 
 
 _NO_NAMES: frozenset[str] = frozenset()
+# the scopes of an evaluator without the shell's (a nested or standalone one): one scope that binds
+# nothing, so a walk of them (read_name, Evaluator.set, arithgen's functions) finds no variable and
+# every read and store goes through `vars`, with no test for "no scopes" on the shell's hot path
+NO_SCOPES: Sequence[Mapping[str, Var]] = (MappingProxyType({}),)
 
 
 class Evaluator:
@@ -104,8 +109,9 @@ class Evaluator:
         # and text for a slot that is a whole subscript (arithwords.template_fn)
         self.slots: tuple[int | str, ...] = ()
         # the shell's variable scopes and `set -o` options, when the owner
-        # lets plain string variables be read and written here directly
-        self.scopes: list[Scope] | None = None
+        # lets plain string variables be read and written here directly (set together: a variable
+        # found in `scopes` implies `opts`); else NO_SCOPES and None
+        self.scopes: Sequence[Mapping[str, Var]] = NO_SCOPES
         self.opts: dict[str, bool] | None = None
         # with scopes: their VarStore.local_names (a name not in it is a global or unset)
         self.names: Set[str] = _NO_NAMES
@@ -159,7 +165,7 @@ class Evaluator:
 
     def set(self, name: str, sub: str | None, value: int) -> int:
         scopes = self.scopes
-        if sub is None and scopes is not None and self.opts is not None:
+        if sub is None and self.opts is not None:
             # an existing plain string variable: what set_var's fast path does
             var = scopes[-1].get(name)
             if var is None:

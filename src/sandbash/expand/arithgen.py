@@ -14,8 +14,6 @@ MAX_NODES or nested deeper than MAX_DEPTH are not generated (they keep their clo
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from .arithops import INTS, INTS_MAX, Slot, binary_value, incdec, ipow, read_name, trunc_divmod, wrap
@@ -39,7 +37,6 @@ _HELPERS: dict[str, object] = {
     "_bv": binary_value,
     "_rd": read_name,
     "_incdec": incdec,
-    "_noscope": MappingProxyType({}),
     "_ints": INTS,
 }
 _COMPARE = {"<", ">", "<=", ">=", "==", "!="}
@@ -79,8 +76,7 @@ class _Gen:
         self.consts: dict[str, object] = {}
         self._const_names: dict[tuple[type, object], str] = {}
         self.ntmp = 0
-        self.reads = False  # a plain variable is read: the prologue binds `t`
-        self.writes = False  # ... or written: it binds `w` too
+        self.scoped = False  # a plain variable is read or written: the prologue binds `t`
 
     def const(self, value: object) -> str:
         key = (type(value), value)
@@ -89,6 +85,11 @@ class _Gen:
             name = self._const_names[key] = f"c{len(self.consts)}"
             self.consts[name] = value
         return name
+
+    def known(self, name: str) -> int | None:
+        """The number `name` holds when it is a constant (a number of the script), else None."""
+        value = self.consts.get(name)
+        return value if type(value) is int else None
 
     def sub(self, sub: str | Slot | None) -> str:
         """The source of a subscript's text: a constant, or a template's slot (arith._slotted_sub:
@@ -137,7 +138,7 @@ class _Gen:
         if node.sub is not None:
             self.emit(ind, f"{x} = ev.get({name}, {self.sub(node.sub)})")
             return x
-        self.reads = True
+        self.scoped = True
         # a plain string variable, found by read_name's walk done here (the innermost scope, then
         # outward: a function's read of a global pays no call), read here (a number arithmetic
         # stored, from INTS; other text as Evaluator.value_of reads it); anything else (not
@@ -149,29 +150,29 @@ class _Gen:
             self.emit(ind, f"if {x} is None:")
             self.emit(ind + 1, f"{x} = ev.value_of(r)")
 
-        self.found(name, "t", "s", test, body, f"{x} = _rd({name}, ev)", ind)
+        self.found(name, test, body, f"{x} = _rd({name}, ev)", ind)
         return x
 
-    def found(
-        self, cname: str, inner: str, scopes: str, test: str, body: Callable[[int], None], slow: str, ind: int
-    ) -> None:
+    def found(self, cname: str, test: str, body: Callable[[int], None], slow: str, ind: int) -> None:
         """`body` for the variable `cname` names when `test` holds for it (`v`), else `slow`. The
         variable is the innermost binding (the walk of read_name and Evaluator.set): the innermost
-        scope `inner` first, then `scopes` outward, walked only when `inner` has no usable binding
-        (so a variable of the innermost scope costs no more than before the walk existed)."""
-        self.emit(ind, f"v = {inner}.get({cname})")
+        scope `t` first, then ev.scopes outward, walked only when `t` has no binding (so a variable
+        of the innermost scope costs one look-up). An evaluator without the shell's scopes has
+        arith.NO_SCOPES, which binds nothing: every such variable is `slow`'s."""
+        self.emit(ind, f"v = t.get({cname})")
         self.emit(ind, f"if {test}:")
         body(ind + 1)
         self.emit(ind, "else:")
-        self.emit(ind + 1, f"if v is None and {scopes}:")
+        self.emit(ind + 1, "if v is None:")
         # (a name no scope above the globals binds is a global: VarStore.local_names)
         self.emit(ind + 2, f"if {cname} in ev.names:")
-        self.emit(ind + 3, f"i = len({scopes}) - 2")
+        self.emit(ind + 3, "s = ev.scopes")
+        self.emit(ind + 3, "i = len(s) - 2")
         self.emit(ind + 3, "while v is None and i >= 0:")
-        self.emit(ind + 4, f"v = {scopes}[i].get({cname})")
+        self.emit(ind + 4, f"v = s[i].get({cname})")
         self.emit(ind + 4, "i -= 1")
         self.emit(ind + 2, "else:")
-        self.emit(ind + 3, f"v = {scopes}[0].get({cname})")
+        self.emit(ind + 3, f"v = ev.scopes[0].get({cname})")
         self.emit(ind + 2, f"if {test}:")
         body(ind + 3)
         self.emit(ind + 2, "else:")
@@ -188,9 +189,10 @@ class _Gen:
         if sub is not None or name in SPECIAL_ASSIGN:
             self.emit(ind, slow)
             return
-        self.writes = True
+        self.scoped = True
         # Evaluator.set's own fast path: an existing plain string variable (its walk), stored here
-        test = 'v is not None and type(v.value) is str and ((a := v.attrs) == 1 or a == 0 and not o["allexport"])'
+        # (a variable found means the shell's scopes, which come with its options: Evaluator)
+        test = 'v is not None and type(v.value) is str and ((a := v.attrs) == 1 or a == 0 and not ev.opts["allexport"])'
 
         def body(ind: int) -> None:
             # (a text of another size in bytes is charged to max_memory before it is stored, as
@@ -201,7 +203,7 @@ class _Gen:
             self.emit(ind, "v.value = r")
             self.remember(value, ind)
 
-        self.found(cname, "w", "sw", test, body, slow, ind)
+        self.found(cname, test, body, slow, ind)
 
     def remember(self, value: str, ind: int) -> None:
         """arithops.remember, inline: `r` is str(value), just stored."""
@@ -228,8 +230,7 @@ class _Gen:
         x = self.tmp()
         op = node.op[:-1]
         if op in ("+", "-"):
-            self.emit(ind, f"{x} = {cur} {op} {value}")
-            self.wrap_if_over(x, ind)
+            self.add(x, cur, op, value, ind)
         else:
             self.emit(ind, f"{x} = _bv({self.const(op)}, {cur}, {value}, ev, {int(node.pos)})")
         if target.sub is None:
@@ -247,20 +248,20 @@ class _Gen:
         if target.sub is not None or target.name in SPECIAL_ASSIGN:
             self.emit(ind, slow)
             return x
-        self.reads = self.writes = True
+        self.scoped = True
         # read and stored here when both Evaluator.get's and Evaluator.set's fast paths apply: the
         # variable holds a number arithmetic stored (INTS) or a plain decimal
         old = self.tmp()
         new = x if node.prefix else self.tmp()
         test = (
-            'v is not None and ((a := v.attrs) == 0 and not o["allexport"] or a == 1)'
+            'v is not None and ((a := v.attrs) == 0 and not ev.opts["allexport"] or a == 1)'
             f" and type(r := v.value) is str and ((o1 := _ints.get(r)) is not None or {_PLAIN})"
         )
 
         def body(ind: int) -> None:
             self.emit(ind, f"{old} = int(r) if o1 is None else o1")
             self.emit(ind, f"{new} = {old} + {delta}")
-            self.wrap_if_over(new, ind)
+            self.wrap_if_over(new, ind, delta > 0, delta < 0)
             # (a text of another length is charged to max_memory before it is stored, as store()
             # does: 9 -> 10, -1 -> 0; the old text is a plain decimal or one arithmetic stored,
             # ASCII either way)
@@ -273,38 +274,60 @@ class _Gen:
                 self.emit(ind, f"{x} = {old}")
 
         # (the one variable Evaluator.get and .set would find)
-        self.found(name, "w", "sw", test, body, slow, ind)
+        self.found(name, test, body, slow, ind)
         return x
 
-    def wrap_if_over(self, x: str, ind: int) -> None:
-        self.emit(ind, f"if {x} > {_MAX} or {x} < {_MIN}:")
+    def wrap_if_over(self, x: str, ind: int, over: bool = True, under: bool = True) -> None:
+        """Wrap `x` into 64 bits when it may have left them: `over` above the top, `under` below
+        the bottom (a sum with a number of known sign can leave on one side only)."""
+        tests = ([f"{x} > {_MAX}"] if over else []) + ([f"{x} < {_MIN}"] if under else [])
+        self.emit(ind, f"if {' or '.join(tests)}:")
         self.emit(ind + 1, f"{x} = _wrap({x})")
+
+    def add(self, x: str, a: str, op: str, b: str, ind: int) -> None:
+        """`x = a + b` or `a - b`, wrapped (both within 64 bits: a number of known sign added or
+        subtracted moves the sum one way only)."""
+        self.emit(ind, f"{x} = {a} {op} {b}")
+        known = self.known(b)
+        if known is None:
+            self.wrap_if_over(x, ind)
+        elif known != 0:
+            up = (known > 0) == (op == "+")
+            self.wrap_if_over(x, ind, up, not up)
 
     def binary(self, node: ABinary, ind: int) -> str:
         op = node.op
         a = self.expr(node.left, ind)
         b = self.expr(node.right, ind)
         x = self.tmp()
-        if op in ("+", "-", "*"):
-            self.emit(ind, f"{x} = {a} {op} {b}")
+        known = self.known(b)  # (a constant right side: its tests are made here, once)
+        if op in ("+", "-"):
+            self.add(x, a, op, b, ind)
+        elif op == "*":
+            self.emit(ind, f"{x} = {a} * {b}")
             self.wrap_if_over(x, ind)
         elif op in ("/", "%"):
-            self.emit(ind, f"if {b} == 0:")
-            self.emit(ind + 1, f'raise ev.error("division by 0", {int(node.pos)})')
+            if known is None or known == 0:
+                self.emit(ind, f"if {b} == 0:")
+                self.emit(ind + 1, f'raise ev.error("division by 0", {int(node.pos)})')
             pyop = "//" if op == "/" else "%"
-            self.emit(ind, f"if {a} >= 0 and {b} > 0:")
-            self.emit(ind + 1, f"{x} = {a} {pyop} {b}")
-            self.emit(ind, "else:")
-            self.emit(ind + 1, f"{x} = _divmod({a}, {b}, {op == '/'})")
+            if known is None or known > 0:
+                self.emit(ind, f"if {a} >= 0{'' if known else f' and {b} > 0'}:")
+                self.emit(ind + 1, f"{x} = {a} {pyop} {b}")
+                self.emit(ind, "else:")
+                self.emit(ind + 1, f"{x} = _divmod({a}, {b}, {op == '/'})")
+            else:
+                self.emit(ind, f"{x} = _divmod({a}, {b}, {op == '/'})")
         elif op == "**":
-            self.emit(ind, f"if {b} < 0:")
-            self.emit(ind + 1, f'raise ev.error("exponent less than 0", {int(node.pos)})')
+            if known is None or known < 0:
+                self.emit(ind, f"if {b} < 0:")
+                self.emit(ind + 1, f'raise ev.error("exponent less than 0", {int(node.pos)})')
             self.emit(ind, f"{x} = _ipow({a}, {b})")
-        elif op == "<<":
-            self.emit(ind, f"{x} = {a} << ({b} & 63)")
-            self.wrap_if_over(x, ind)
-        elif op == ">>":
-            self.emit(ind, f"{x} = {a} >> ({b} & 63)")
+        elif op in ("<<", ">>"):
+            shift = f"({b} & 63)" if known is None else self.const(known & 63)
+            self.emit(ind, f"{x} = {a} {op} {shift}")
+            if op == "<<":
+                self.wrap_if_over(x, ind)
         elif op in _BITWISE:
             self.emit(ind, f"{x} = {a} {op} {b}")
         elif op in _COMPARE:
@@ -332,7 +355,7 @@ class _Gen:
         x = self.tmp()
         if node.op == "-":
             self.emit(ind, f"{x} = -{a}")
-            self.wrap_if_over(x, ind)  # (only the lowest number's negation is over)
+            self.wrap_if_over(x, ind, under=False)  # (only the lowest number's negation is over)
         elif node.op == "!":
             self.emit(ind, f"{x} = 0 if {a} else 1")
         else:
@@ -350,14 +373,8 @@ class _Gen:
 
     def source(self, result: str) -> str:
         head = ["def _arith(ev):"]
-        if self.reads or self.writes:
-            head.append("    s = ev.scopes")
-            head.append("    t = s[-1] if s is not None else _noscope")
-        if self.writes:
-            # Evaluator.set stores here only with the shell's options at hand
-            head.append("    o = ev.opts")
-            head.append("    w = t if o is not None else _noscope")
-            head.append("    sw = s if o is not None else None")
+        if self.scoped:
+            head.append("    t = ev.scopes[-1]")
         return "\n".join([*head, *self.lines, f"    return {result}", ""])
 
 
