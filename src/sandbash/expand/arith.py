@@ -121,9 +121,26 @@ class Evaluator:
         # replaced by one of another size in bytes (the stores here and in generated functions)
         self.resized: Callable[[str, int], None] | None = None
 
-    def error(self, message: str, pos: int) -> ArithError:
-        text = self.text
+    def error(self, message: str, pos: int, text: str | None = None) -> ArithError:
+        """The error at `pos` (< 0: none) of the expression `text` (a generated function names its
+        own; else the one running, `self.text`), as bash shows it: the text from its first
+        non-blank, the token from the error on."""
+        if text is None:
+            text = self.text
         return ArithError(message, text.lstrip(_BLANKS), text[pos:] if pos >= 0 else "")
+
+    def binding(self, name: str) -> Var | None:
+        """The innermost binding of `name` in `scopes` (VarStore.find's walk; None in NO_SCOPES)."""
+        scopes = self.scopes
+        var = scopes[-1].get(name)
+        if var is None:
+            if name not in self.names:  # (no scope above the globals binds it: VarStore.local_names)
+                return scopes[0].get(name)
+            i = len(scopes) - 2
+            while var is None and i >= 0:
+                var = scopes[i].get(name)
+                i -= 1
+        return var
 
     def value_of(self, raw: str | None) -> int:
         if not raw:
@@ -144,13 +161,10 @@ class Evaluator:
         tick = getattr(self.vars, "arith_tick", None)
         if tick is not None:
             tick()
-        fn = compiled(raw)
-        saved = self.text
-        self.text = raw
+        fn = compiled(raw)  # (which sets the text its errors name itself)
         try:
             return fn(self)
         finally:
-            self.text = saved
             self.depth -= 1
 
     def once(self, name: str, sub: str | None) -> str | None:
@@ -164,18 +178,9 @@ class Evaluator:
         return self.value_of(self.vars.arith_get(name, sub))
 
     def set(self, name: str, sub: str | None, value: int) -> int:
-        scopes = self.scopes
         if sub is None and self.opts is not None:
             # an existing plain string variable: what set_var's fast path does
-            var = scopes[-1].get(name)
-            if var is None:
-                if name not in self.names:
-                    var = scopes[0].get(name)
-                else:
-                    i = len(scopes) - 2
-                    while var is None and i >= 0:
-                        var = scopes[i].get(name)
-                        i -= 1
+            var = self.binding(name)
             if (
                 var is not None
                 and type(old := var.value) is str
@@ -439,13 +444,27 @@ def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
         except ArithError as e:
             if e.before is None:
                 raise
-            fn = _failing(_compile(e.before), e)
+            fn = _texted(text, _failing(_compile(e.before), e))
         else:
             fn = _compile(node)
-            if len(text) <= GEN_LONGEST:
-                fn = _tiered(text, node, fn)
+            fn = _tiered(text, node, fn) if len(text) <= GEN_LONGEST else _texted(text, fn)
         _COMPILED.put(text, text, fn)
     return fn
+
+
+def _texted(text: str, fn: Fn) -> Fn:
+    """`fn`, closures of `text`, run with the evaluator's text set to `text` (what their errors
+    show) and put back after: a function of the cache needs no caller to set it."""
+
+    def texted(ev: Evaluator) -> int:
+        outer = ev.text
+        ev.text = text
+        try:
+            return fn(ev)
+        finally:
+            ev.text = outer
+
+    return texted
 
 
 def _failing(before: Fn, err: ArithError) -> Fn:
@@ -461,10 +480,13 @@ def _failing(before: Fn, err: ArithError) -> Fn:
 
 
 def _tiered(text: str, node: Arith, cold: Fn) -> Fn:
-    """`cold` (the closures) until the text has run HOT_CALLS times, then its generated function,
-    which also replaces this one in the cache (a holder of this one is forwarded to it)."""
+    """`cold` (the closures, run with the evaluator's text set as _texted does) until the text has
+    run HOT_CALLS times, then its generated function (which names `text` in its errors itself and
+    needs no evaluator's text), which also replaces this one in the cache (a holder of this one is
+    forwarded to it)."""
     calls = 0
     hot: Fn | None = None
+    texted = _texted(text, cold)
 
     def tiered(ev: Evaluator) -> int:
         nonlocal calls, hot
@@ -472,15 +494,14 @@ def _tiered(text: str, node: Arith, cold: Fn) -> Fn:
             return hot(ev)
         calls += 1
         if calls < HOT_CALLS:
-            return cold(ev)
+            return texted(ev)
         from .arithgen import generate  # (not at start-up: most runs never need it)
 
-        hot = cold
-        if _COMPILED.generated + len(text) <= GEN_CHARS:
-            hot = generate(node) or cold
+        gen = generate(node, text) if _COMPILED.generated + len(text) <= GEN_CHARS else None
+        hot = gen or texted
         if _COMPILED.get(text) is tiered:  # (no longer this wrapper's: a holder of it forwards)
             _COMPILED.put(text, text, hot)
-            if hot is not cold:
+            if gen is not None:
                 _COMPILED.generated += len(text)
         return hot(ev)
 
@@ -499,7 +520,7 @@ def assign_generated(text: str, name: str) -> Callable[[Evaluator], int | None] 
         return None
     from .arithgen import generate_assign
 
-    fn = generate_assign(node, name)
+    fn = generate_assign(node, name, text)
     if fn is not None:
         _COMPILED.generated += len(text)
     return fn
@@ -543,7 +564,7 @@ def template_of(text: str, names: tuple[str, ...]) -> Template | None:
 
         hot = cold
         if _COMPILED.generated + len(text) <= GEN_CHARS:
-            hot = generate(tree) or cold
+            hot = generate(tree, text) or cold
             if hot is not cold:
                 _COMPILED.generated += len(text)
         tpl.fn = hot

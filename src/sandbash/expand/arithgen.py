@@ -8,7 +8,9 @@ values that are expressions, special variables) goes through the same helpers th
 
 The source is made only from the parsed tree: every name, subscript and number of the script is
 a constant in the function's namespace (`c0`, `c1`, ...), never text in the source; what the
-source spells itself is our own (operators, temporaries, error offsets). Trees larger than
+source spells itself is our own (operators, temporaries, error offsets). The expression's text is
+a constant too: the function names it in its errors itself, so a caller need not set the
+evaluator's text around a call (Evaluator.text is for the closures: arith._texted). Trees larger than
 MAX_NODES or nested deeper than MAX_DEPTH are not generated (they keep their closures).
 """
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
-from .arithops import INTS, INTS_MAX, Slot, binary_value, incdec, ipow, read_name, trunc_divmod, wrap
+from .arithops import INTS, INTS_MAX, Slot, incdec, ipow, read_name, trunc_divmod, wrap
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
 
@@ -34,7 +36,6 @@ _HELPERS: dict[str, object] = {
     "_wrap": wrap,
     "_divmod": trunc_divmod,
     "_ipow": ipow,
-    "_bv": binary_value,
     "_rd": read_name,
     "_incdec": incdec,
     "_ints": INTS,
@@ -71,10 +72,11 @@ def fits(node: Arith | Slot) -> bool:
 class _Gen:
     """Source lines of one function; `expr` returns the name holding a node's value."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str) -> None:
         self.lines: list[str] = []
         self.consts: dict[str, object] = {}
         self._const_names: dict[tuple[type, object], str] = {}
+        self.text = self.const(text)  # (what its errors name: Evaluator.error)
         self.ntmp = 0
         self.scoped = False  # a plain variable is read or written: the prologue binds `t`
 
@@ -227,12 +229,8 @@ class _Gen:
             cur = self.tmp()
             self.emit(ind, f"{cur} = ev.get({name}, {sub})")
         value = self.expr(node.value, ind)
-        x = self.tmp()
-        op = node.op[:-1]
-        if op in ("+", "-"):
-            self.add(x, cur, op, value, ind)
-        else:
-            self.emit(ind, f"{x} = _bv({self.const(op)}, {cur}, {value}, ev, {int(node.pos)})")
+        # (as binary_value computes it, an error at the assignment's operator)
+        x = self.op(node.op[:-1], cur, value, int(node.pos), ind)
         if target.sub is None:
             self.store(target.name, None, x, ind)
         else:
@@ -296,9 +294,12 @@ class _Gen:
             self.wrap_if_over(x, ind, up, not up)
 
     def binary(self, node: ABinary, ind: int) -> str:
-        op = node.op
         a = self.expr(node.left, ind)
         b = self.expr(node.right, ind)
+        return self.op(node.op, a, b, int(node.pos), ind)
+
+    def op(self, op: str, a: str, b: str, pos: int, ind: int) -> str:
+        """The name holding `a OP b` (an error at `pos` of the text)."""
         x = self.tmp()
         known = self.known(b)  # (a constant right side: its tests are made here, once)
         if op in ("+", "-"):
@@ -309,7 +310,7 @@ class _Gen:
         elif op in ("/", "%"):
             if known is None or known == 0:
                 self.emit(ind, f"if {b} == 0:")
-                self.emit(ind + 1, f'raise ev.error("division by 0", {int(node.pos)})')
+                self.emit(ind + 1, f'raise ev.error("division by 0", {pos}, {self.text})')
             pyop = "//" if op == "/" else "%"
             if known is None or known > 0:
                 self.emit(ind, f"if {a} >= 0{'' if known else f' and {b} > 0'}:")
@@ -321,7 +322,7 @@ class _Gen:
         elif op == "**":
             if known is None or known < 0:
                 self.emit(ind, f"if {b} < 0:")
-                self.emit(ind + 1, f'raise ev.error("exponent less than 0", {int(node.pos)})')
+                self.emit(ind + 1, f'raise ev.error("exponent less than 0", {pos}, {self.text})')
             self.emit(ind, f"{x} = _ipow({a}, {b})")
         elif op in ("<<", ">>"):
             shift = f"({b} & 63)" if known is None else self.const(known & 63)
@@ -378,16 +379,16 @@ class _Gen:
         return "\n".join([*head, *self.lines, f"    return {result}", ""])
 
 
-def generate(node: Arith | Slot) -> Fn | None:
-    """One Python function evaluating `node` as arith._compile's closures do, or None when the
-    tree is too large or too deep to generate."""
+def generate(node: Arith | Slot, text: str) -> Fn | None:
+    """One Python function evaluating `node`, parsed from `text`, as arith._compile's closures do,
+    or None when the tree is too large or too deep to generate."""
     if not fits(node):
         return None
-    gen = _Gen()
+    gen = _Gen(text)
     return _function(gen, gen.expr(node, 1))  # type: ignore[return-value]
 
 
-def generate_assign(node: Arith, name: str) -> Callable[[Evaluator], int | None] | None:
+def generate_assign(node: Arith, name: str, text: str) -> Callable[[Evaluator], int | None] | None:
     """`name=$(( node ))` (an assignment, not arithmetic's `=`) as one Python function: `node`
     evaluated as generate's function does, then its text stored as arithmetic stores it when
     `name` is an existing plain string variable (None returned); else the value is returned for
@@ -395,7 +396,7 @@ def generate_assign(node: Arith, name: str) -> Callable[[Evaluator], int | None]
     too large or deep to generate, or a special name."""
     if not fits(node) or name in SPECIAL_ASSIGN:
         return None
-    gen = _Gen()
+    gen = _Gen(text)
     result = gen.expr(node, 1)
     gen.store(name, None, result, 1, f"return {result}")
     return _function(gen, "None")

@@ -127,17 +127,8 @@ def ipow(a: int, b: int) -> int:
 def read_name(name: str, ev: Evaluator) -> int:
     """The value of plain variable `name` (no subscript): a plain string variable is found in
     the evaluator's scopes as arith_get would find it; anything else goes through arith_get."""
-    scopes = ev.scopes  # (arith.NO_SCOPES, which binds nothing, when the shell's are not at hand)
     raw: str | None = None
-    found = scopes[-1].get(name)
-    if found is None:
-        if name not in ev.names:  # (no scope above the globals binds it: VarStore.local_names)
-            found = scopes[0].get(name)
-        else:
-            i = len(scopes) - 2
-            while found is None and i >= 0:
-                found = scopes[i].get(name)
-                i -= 1
+    found = ev.binding(name)
     if found is not None and not found.attrs & NAMEREF and type(found.value) is str:
         raw = found.value
     if raw is None:

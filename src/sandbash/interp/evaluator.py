@@ -391,7 +391,7 @@ class Evaluator:
         opts = st.opts
         mode = st.run_mode
         # a literal condition or step is evaluated here as sh.arith_eval does (its compiled function
-        # by its text, the shared evaluator's text set around it): two frames fewer a part; any
+        # by its text, run with the shared evaluator): two frames fewer a part; any
         # other case (not yet compiled, a nested evaluation, a part to expand) goes through
         # cond_value/step_value
         cond_text = literal_arith(node.cond)
@@ -418,12 +418,7 @@ class Evaluator:
                             ):
                                 cond = cond_value()
                             else:
-                                outer = aev.text
-                                aev.text = cond_text
-                                try:
-                                    cond = fn(aev)
-                                finally:
-                                    aev.text = outer
+                                cond = fn(aev)
                         except (ArithError, ExpansionError) as e:
                             self._arith_part_failed(e)
                             cond = None
@@ -453,12 +448,7 @@ class Evaluator:
                             ):
                                 step_value()
                             else:
-                                outer = aev.text
-                                aev.text = step_text
-                                try:
-                                    fn(aev)
-                                finally:
-                                    aev.text = outer
+                                fn(aev)
                         except (ArithError, ExpansionError) as e:
                             self._arith_part_failed(e)
                             status = 1

@@ -842,9 +842,9 @@ class Shell:
         """arith_eval(text) bound, for a text with nothing to expand first that may run many times
         (a `(( ))` command, a `for ((;;))` part, a `$(( ))` of literal text): its compiled function
         is looked up directly (at each call: the cache may start a fresh dict, and the text's
-        function becomes its generated one after HOT_CALLS) and run with the shared evaluator's text
-        set around it, as arith_eval does; a text not yet compiled (or a plain number) and a nested
-        evaluation go through arith_eval. Called from Python code, this closure's frame is set up
+        function becomes its generated one after HOT_CALLS) and run with the shared evaluator, as
+        arith_eval does (the function sets the evaluator's text it needs itself: arith.compiled);
+        a text not yet compiled (or a plain number) and a nested evaluation go through arith_eval. Called from Python code, this closure's frame is set up
         in place, where partial(arith_eval, text) went through C to a second frame. A text that is
         one variable's name (not a special one) reads its value first (name_arith)."""
         ev = self._arith
@@ -854,12 +854,7 @@ class Shell:
         def literal_arith() -> int:
             if ev.depth or (fn := cache.lookup(text)) is None:
                 return arith_eval(text)
-            outer = ev.text
-            ev.text = text
-            try:
-                return fn(ev)
-            finally:
-                ev.text = outer
+            return fn(ev)
 
         if not (text.isidentifier() and text.isascii()) or text in NOT_PLAIN:
             return literal_arith
@@ -910,12 +905,7 @@ class Shell:
                     if calls == HOT_CALLS:
                         hot = assign_generated(text, name)  # (tried once)
                 return value()
-            outer = ev.text
-            ev.text = text
-            try:
-                return hot(ev)
-            finally:
-                ev.text = outer
+            return hot(ev)  # (it names its text in its errors itself: arithgen)
 
         return arith_assign
 
@@ -930,14 +920,10 @@ class Shell:
         if ev.depth:
             # re-entered (a variable's value is an expression): a fresh evaluator
             return fn(ArithEvaluator(self, text))
-        # the text is put back after: an array subscript in the expression is evaluated here too
-        # (`a[i] ** -1` names its own text in the error, not `i`)
-        outer = ev.text
-        ev.text = text
-        try:
-            return fn(ev)
-        finally:
-            ev.text = outer
+        # (the function sets the evaluator's text its errors name and puts it back after, as an
+        # array subscript in the expression is evaluated here too: `a[i] ** -1` names its own
+        # text in the error, not `i`; arith.compiled)
+        return fn(ev)
 
     def command_sub(self, sub: A.CmdSub) -> str:
         st = self.state

@@ -247,12 +247,12 @@ def test_spec_case_with_every_expression_generated(
 def test_source_spells_no_script_text() -> None:
     """Names, subscripts and numbers are constants of the namespace, never text in the source."""
     text = 'evil_name = arr["x)\\nimport os"] + 31337 * other ? q++ : (w -= 60606)'
-    gen = _Gen()
+    gen = _Gen(text)
     result = gen.expr(parse_arith(text), 1)
     source = gen.source(result)
     for piece in ("evil_name", "import", "31337", "other", "60606", "arr"):
         assert piece not in source
-    assert set(gen.consts.values()) >= {"evil_name", "arr", 31337, "other", "q", "w", 60606}
+    assert set(gen.consts.values()) >= {"evil_name", "arr", 31337, "other", "q", "w", 60606, text}
 
 
 def test_too_large_or_deep_keeps_closures() -> None:
@@ -260,9 +260,9 @@ def test_too_large_or_deep_keeps_closures() -> None:
     deep = parse_arith(
         "(" * MAX_DEPTH + "1" + ")" * MAX_DEPTH + "".join(" ? 1 : 2" for _ in range(MAX_DEPTH))
     )
-    assert generate(wide) is None
-    assert generate(deep) is None
-    assert generate(parse_arith(" + ".join(["x"] * 20))) is not None
+    assert generate(wide, "") is None
+    assert generate(deep, "") is None
+    assert generate(parse_arith(" + ".join(["x"] * 20)), "") is not None
 
 
 def test_tier_switch_replaces_the_cache_entry(tier: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -311,14 +311,17 @@ def test_errors_are_the_closures(text: str, values: dict[str, str]) -> None:
             values[name] = str(value)
 
     node = parse_arith(text)
-    gen = generate(node)
+    gen = generate(node, text)
     assert gen is not None
     errors = []
-    for fn in (_compile(node), gen):
+    # (the generated function names its own text: its caller leaves the evaluator's as it was)
+    for fn, ev_text in ((_compile(node), text), (gen, text), (gen, "unrelated + 1")):
+        ev = Evaluator(Vars(), ev_text)
         with pytest.raises(arith.ArithError) as info:
-            fn(Evaluator(Vars(), text))
+            fn(ev)
         errors.append((info.value.message, info.value.text, info.value.token))
-    assert errors[0] == errors[1]
+        assert ev.text == ev_text
+    assert errors[0] == errors[1] == errors[2]
 
 
 def test_remembered_numbers_are_bounded_and_exact(tier: None, monkeypatch: pytest.MonkeyPatch) -> None:
