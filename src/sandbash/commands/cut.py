@@ -193,7 +193,7 @@ class _ByteCutter:
         return out
 
 
-@declare("cut", spec=CUT_SPEC, effects=Effects.READS)
+@declare("cut", spec=CUT_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_cut(ctx: Ctx) -> int:
     opts, files = ctx.parse(CUT_SPEC)

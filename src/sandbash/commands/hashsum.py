@@ -340,43 +340,43 @@ def _bits(ctx: Ctx, text: str) -> int:
     return bits or 512
 
 
-@declare("md5sum", effects=Effects.HASHSUM)
+@declare("md5sum", effects=Effects.HASHSUM, stdin_close="standard input")
 @command
 def cmd_md5sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "md5")
 
 
-@declare("sha1sum", effects=Effects.HASHSUM)
+@declare("sha1sum", effects=Effects.HASHSUM, stdin_close="standard input")
 @command
 def cmd_sha1sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha1")
 
 
-@declare("sha224sum", effects=Effects.HASHSUM)
+@declare("sha224sum", effects=Effects.HASHSUM, stdin_close="standard input")
 @command
 def cmd_sha224sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha224")
 
 
-@declare("sha256sum", effects=Effects.HASHSUM)
+@declare("sha256sum", effects=Effects.HASHSUM, stdin_close="standard input")
 @command
 def cmd_sha256sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha256")
 
 
-@declare("sha384sum", effects=Effects.HASHSUM)
+@declare("sha384sum", effects=Effects.HASHSUM, stdin_close="standard input")
 @command
 def cmd_sha384sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha384")
 
 
-@declare("sha512sum", effects=Effects.HASHSUM)
+@declare("sha512sum", effects=Effects.HASHSUM, stdin_close="standard input")
 @command
 def cmd_sha512sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha512")
 
 
-@declare("b2sum", effects=Effects.HASHSUM)
+@declare("b2sum", effects=Effects.HASHSUM, stdin_close="standard input")
 @command
 def cmd_b2sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "blake2b")
@@ -451,6 +451,7 @@ def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> i
     spec=CKSUM_SPEC,
     uses=("b2sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sum"),
     effects=Effects.READS,
+    stdin_close="standard input",
 )
 @command
 def cmd_cksum(ctx: Ctx) -> int:
@@ -488,7 +489,7 @@ SUM_SPEC = CommandSpec(
 )
 
 
-@declare("sum", spec=SUM_SPEC, effects=Effects.READS)
+@declare("sum", spec=SUM_SPEC, effects=Effects.READS, stdin_close="standard input")
 @command
 def cmd_sum(ctx: Ctx) -> int:
     opts, files = ctx.parse(SUM_SPEC)

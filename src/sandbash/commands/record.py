@@ -130,6 +130,9 @@ class CommandRecord:
     `network`: exists only when the sandbox has a network. `host_only`: exists only in host mode
     (a `HostAccess`: ps, ss, systemctl). `host_variant`: the host-mode implementation of its names,
     run instead of the sandbox's own when the Bash has a HostAccess (the real uname, uptime, df).
+    `stdin_close`: what the tool's failed close of a closed standard input names, when it closes
+    fd 0 at exit after reading `-` as coreutils' tools do (`cat 0<&-`: `cat: closing standard
+    input: Bad file descriptor`); None for tools that never close it (invoke's `_close_stdin`).
     `module`/`attr`: where the record is bound, for the lazy index (None for a record built at run
     time, e.g. a custom command)."""
 
@@ -143,6 +146,7 @@ class CommandRecord:
     host_only: bool = False
     host_variant: bool = False
     summary: str = ""
+    stdin_close: str | None = None
     module: str | None = field(default=None, compare=False)
     attr: str | None = field(default=None, compare=False)
 
@@ -175,6 +179,7 @@ def declare(
     host_only: bool = False,
     host_variant: bool = False,
     summary: str = "",
+    stdin_close: str | None = None,
 ) -> Callable[[CommandFn], CommandRecord]:
     """The decorator over a built-in command's function: `@declare("rev", spec=SPEC, effects=Effects.READS)`.
     The record replaces the function in its module (it is callable the same way)."""
@@ -192,6 +197,7 @@ def declare(
             host_only,
             host_variant,
             doc,
+            stdin_close,
             module=fn.__module__,
             attr=fn.__name__,
         )

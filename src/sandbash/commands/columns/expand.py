@@ -116,7 +116,7 @@ class TabStops:
         return column + 1, True
 
 
-@declare("expand", spec=EXPAND_SPEC, effects=Effects.READS)
+@declare("expand", spec=EXPAND_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_expand(ctx: Ctx) -> int:
     opts, files = ctx.parse(EXPAND_SPEC)
@@ -166,7 +166,7 @@ def cmd_expand(ctx: Ctx) -> int:
     return status
 
 
-@declare("unexpand", spec=UNEXPAND_SPEC, effects=Effects.READS)
+@declare("unexpand", spec=UNEXPAND_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_unexpand(ctx: Ctx) -> int:
     opts, files = ctx.parse(UNEXPAND_SPEC)

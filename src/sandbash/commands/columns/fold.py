@@ -124,7 +124,7 @@ def fold_line(line: bytes, width: int, count_bytes: bool, spaces: bool) -> list[
     return out
 
 
-@declare("fold", spec=FOLD_SPEC, effects=Effects.READS)
+@declare("fold", spec=FOLD_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_fold(ctx: Ctx) -> int:
     opts, files = ctx.parse(FOLD_SPEC)
@@ -510,7 +510,7 @@ class _Fmt:
             indent = other_indent
 
 
-@declare("fmt", spec=FMT_SPEC, effects=Effects.READS)
+@declare("fmt", spec=FMT_SPEC, effects=Effects.READS, stdin_close="closing standard input")
 @command
 def cmd_fmt(ctx: Ctx) -> int:
     args = list(ctx.args)

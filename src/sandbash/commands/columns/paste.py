@@ -95,7 +95,7 @@ class _Unreadable(Exception):
     """An input was named on stderr as unreadable: the status becomes 1, it is at its end."""
 
 
-@declare("paste", spec=PASTE_SPEC, effects=Effects.READS)
+@declare("paste", spec=PASTE_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_paste(ctx: Ctx) -> int:
     opts, files = ctx.parse(PASTE_SPEC)

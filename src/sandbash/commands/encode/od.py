@@ -293,7 +293,7 @@ def _address(radix: str, offset: int) -> str:
     return ""
 
 
-@declare("od", spec=OD_SPEC, effects=Effects.READS)
+@declare("od", spec=OD_SPEC, effects=Effects.READS, stdin_close="standard input")
 @command
 def cmd_od(ctx: Ctx) -> int:
     opts, files = ctx.parse(OD_SPEC)

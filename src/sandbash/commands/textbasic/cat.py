@@ -131,7 +131,7 @@ class _CatFormatter:
             self.blanks = 0
 
 
-@declare("cat", spec=CAT_SPEC, effects=Effects.READS)
+@declare("cat", spec=CAT_SPEC, effects=Effects.READS, stdin_close="closing standard input")
 @command
 def cmd_cat(ctx: Ctx) -> int:
     opts, files = ctx.parse(CAT_SPEC)
@@ -278,7 +278,7 @@ def _tac_records(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool) -
     return records
 
 
-@declare("tac", spec=TAC_SPEC, effects=Effects.READS)
+@declare("tac", spec=TAC_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_tac(ctx: Ctx) -> int:
     opts, files = ctx.parse(TAC_SPEC)
@@ -358,7 +358,7 @@ TEE_SPEC = CommandSpec(
 _OUTPUT_ERROR_MODES = ("warn", "warn-nopipe", "exit", "exit-nopipe")
 
 
-@declare("tee", spec=TEE_SPEC, effects=Effects.TEE)
+@declare("tee", spec=TEE_SPEC, effects=Effects.TEE, stdin_close="standard input")
 @command
 def cmd_tee(ctx: Ctx) -> int:
     opts, files = ctx.parse(TEE_SPEC)

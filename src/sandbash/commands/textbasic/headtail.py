@@ -232,7 +232,7 @@ def _split_head_obsolete(args: list[str]) -> list[str]:
     return args
 
 
-@declare("head", spec=HEAD_SPEC, effects=Effects.READS)
+@declare("head", spec=HEAD_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_head(ctx: Ctx) -> int:
     opts, files = ctx.parse(HEAD_SPEC, _split_head_obsolete(list(ctx.args)))
@@ -408,7 +408,7 @@ def _split_tail_obsolete(args: list[str]) -> tuple[list[str], bool]:
     return new + args[1:], True
 
 
-@declare("tail", spec=TAIL_SPEC, effects=Effects.READS)
+@declare("tail", spec=TAIL_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_tail(ctx: Ctx) -> int:
     args, _obsolete = _split_tail_obsolete(list(ctx.args))

@@ -130,7 +130,7 @@ def _int_opt(ctx: Ctx, text: str, what: str, minimum: int, maximum: int = 2**63 
     return value
 
 
-@declare("nl", spec=NL_SPEC, effects=Effects.READS)
+@declare("nl", spec=NL_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_nl(ctx: Ctx) -> int:
     opts, files = ctx.parse(NL_SPEC)

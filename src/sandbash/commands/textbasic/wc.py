@@ -200,7 +200,7 @@ def _read_names(ctx: Ctx, source: str) -> tuple[list[str] | None, bool]:
     return names, not regular
 
 
-@declare("wc", spec=WC_SPEC, effects=Effects.READS)
+@declare("wc", spec=WC_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_wc(ctx: Ctx) -> int:
     opts, files = ctx.parse(WC_SPEC)
