@@ -386,7 +386,7 @@ class Runner:
         self.child_stdin = child_stdin
         self.status = 0
         self.ran = False
-        self.base = sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in command)
+        self.base = sum(_nbytes(a) + 1 for a in command)
 
     def run(self, args: list[str]) -> None:
         ctx, s = self.ctx, self.s
@@ -424,7 +424,7 @@ class Runner:
             self.status = 123
 
     def size_of(self, item: str) -> int:
-        return len(item.encode("utf-8", "surrogateescape")) + 1
+        return _nbytes(item) + 1
 
 
 def _inserted(ctx: Ctx, mark: str, size: int, command: list[str], item: str) -> list[str]:
