@@ -297,10 +297,31 @@ class _Summer:
         return DIGESTS[self.algo][1]
 
 
-def _check_not_zero(ctx: Ctx, opts: Parsed) -> None:
-    """-z with --check: GNU refuses it before any other check of the options."""
-    if opts.get("zero"):
+def _check_options(ctx: Ctx, opts: Parsed, cksum: bool = False) -> None:
+    """md5sum.c's checks after its option loop, in its order. -b/-t/--tag set one binary mode,
+    the last one wins (--tag is binary); --status/--warn/--quiet are one choice, the last wins."""
+    check = bool(opts.get("check"))
+    binary: bool | None = None
+    mode: str | None = None
+    for key, _value in opts.order:
+        if key in ("binary", "text", "tag"):
+            binary = key != "text"
+        elif key in ("status", "warn", "quiet"):
+            mode = key
+    tag = bool(opts.get("tag"))
+    if not cksum and tag and binary is False:
+        raise usage_fail(ctx, "--tag does not support --text mode")
+    if check and opts.get("zero"):
         raise usage_fail(ctx, "the --zero option is not supported when verifying checksums")
+    if check and not cksum and tag:
+        raise usage_fail(ctx, "the --tag option is meaningless when verifying checksums")
+    if check and not cksum and binary is not None:
+        raise usage_fail(ctx, "the --binary and --text options are meaningless when verifying checksums")
+    if not check:
+        for choice in ("ignore_missing", mode, "strict"):
+            if choice is not None and opts.get(choice):
+                flag = "--" + choice.replace("_", "-")
+                raise usage_fail(ctx, f"the {flag} option is meaningful only when verifying checksums")
 
 
 def _digest_command(ctx: Ctx, algo: str) -> int:
@@ -310,18 +331,8 @@ def _digest_command(ctx: Ctx, algo: str) -> int:
     opts, files = ctx.parse(_spec(ctx.name, extra))
     bits = _bits(ctx, opts.get("length")) if opts.get("length") is not None else None
     summer = _Summer(ctx, algo, bits, opts)
-    if opts.get("check"):
-        _check_not_zero(ctx, opts)
-        if opts.get("tag"):
-            raise usage_fail(ctx, "the --tag option is meaningless when verifying checksums")
-        return summer.check(files)
-    for key in ("ignore_missing", "quiet", "status", "strict", "warn"):
-        if opts.get(key):
-            flag = "--" + key.replace("_", "-")
-            raise usage_fail(ctx, f"the {flag} option is meaningful only when verifying checksums")
-    if opts.get("tag") and opts.get("text"):
-        raise usage_fail(ctx, "--tag does not support --text mode")
-    return summer.run(files)
+    _check_options(ctx, opts)
+    return summer.check(files) if opts.get("check") else summer.run(files)
 
 
 def _bits(ctx: Ctx, text: str) -> int:
@@ -457,22 +468,22 @@ def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> i
 def cmd_cksum(ctx: Ctx) -> int:
     opts, files = ctx.parse(CKSUM_SPEC)
     algo = argmatch(ctx, "--algorithm", opts.get("algorithm"), _ALGOS) if opts.get("algorithm") else "crc"
-    if algo == "sm3":
-        ctx.error("the sm3 algorithm is not available in this sandbox")
-        return 1
+    bits = _bits(ctx, opts.get("length")) if opts.get("length") is not None else None
+    if opts.get("length") is not None and algo != "blake2b":
+        ctx.error("--length is only supported with --algorithm=blake2b")  # (no Try line)
+        raise CommandExit(1)
     if opts.get("check") and opts.get("algorithm") and algo in ("crc", "sysv", "bsd"):
         ctx.error("--check is not supported with --algorithm={bsd,sysv,crc}")  # (no Try line)
         return 1
-    if opts.get("check"):
-        _check_not_zero(ctx, opts)
+    _check_options(ctx, opts, cksum=True)
+    if algo == "sm3":
+        ctx.error("the sm3 algorithm is not available in this sandbox")
+        return 1
     if opts.get("check") and not opts.get("algorithm"):
         # GNU 9.1: without -a, --check reads tagged lines only, each line's tag naming its digest
         return _Summer(ctx, "md5", None, opts, tag_default=True, detect=True).check(files)
     if algo in ("crc", "sysv", "bsd"):
         return _legacy_sums(ctx, files, algo, b"\0" if opts.get("zero") else b"\n")
-    if opts.get("length") is not None and algo != "blake2b":
-        raise usage_fail(ctx, "--length is only supported with --algorithm=blake2b")
-    bits = _bits(ctx, opts.get("length")) if opts.get("length") is not None else None
     summer = _Summer(ctx, algo, bits, opts, tag_default=True)
     if opts.get("check"):
         return summer.check(files)

@@ -183,12 +183,8 @@ def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
     rows = [r if r != [""] else [] for r in rows]
     names = get("table_columns").split(",") if get("table_columns") else []
     ncols = max([len(r) for r in rows] + [len(names)])
-    if get("json") and not names:
-        raise _die(ctx, "option --table-columns required for --json")
     if not rows:  # (util-linux prints no header and no JSON frame for an input with no line)
         return []
-    if get("json"):
-        return [_json(get("table_name") or "table", names, rows)]
     hidden = _columns_list(ctx, get("table_hide"), names, ncols) if get("table_hide") else set()
     right = _columns_list(ctx, get("table_right"), names, ncols) if get("table_right") else set()
     order = list(range(ncols))
@@ -196,11 +192,14 @@ def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
         first: list[int] = []
         for tok in get("table_order").split(","):
             idx = int(tok) - 1 if tok.isdigit() else (names.index(tok) if tok in names else -1)
-            if idx < 0:
+            if idx < 0 and not tok.isdigit():
                 raise _die(ctx, f"undefined column name '{tok}'")
-            first.append(idx)
+            if 0 <= idx < ncols:  # (a number past the last column, or 0, orders nothing)
+                first.append(idx)
         order = first + [i for i in order if i not in first]
     order = [i for i in order if i not in hidden]
+    if get("json"):  # (in the table's order, without the hidden columns)
+        return [_json(get("table_name") or "table", names, rows, order)]
     table = list(rows)
     if names and not get("table_noheadings"):
         table.insert(0, names)
@@ -214,7 +213,7 @@ def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
             text = r[i] if i < len(r) else ""
             pad = widths[i] - _width(text)
             last = pos == len(order) - 1
-            if i in right:
+            if i in right and (text or not last):  # (an empty last cell is not padded, even right-aligned)
                 cells.append(" " * pad + text)
             else:
                 cells.append(text if last else text + " " * pad)
@@ -222,12 +221,15 @@ def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
     return out
 
 
-def _json(name: str, names: list[str], rows: list[list[str]]) -> str:
+def _json(name: str, names: list[str], rows: list[list[str]], order: list[int]) -> str:
     lines = ["{", f"   {json.dumps(name)}: ["]
     objs: list[str] = []
     for r in rows:
         fields = []
-        for i, n in enumerate(names):
+        for i in order:
+            if i >= len(names):
+                continue
+            n = names[i]
             value = json.dumps(r[i], ensure_ascii=False) if i < len(r) and r[i] else "null"
             fields.append(f"         {json.dumps(n)}: {value}")
         objs.append("{\n" + ",\n".join(fields) + "\n      }")
@@ -242,13 +244,7 @@ def _json(name: str, names: list[str], rows: list[list[str]]) -> str:
 @command
 def cmd_column(ctx: Ctx) -> int:
     opts, files = ctx.parse(COLUMN_SPEC)
-    width_text = opts.get("output_width")
-    termwidth = 80
-    if width_text is not None:
-        try:
-            termwidth = int(width_text)
-        except ValueError:
-            raise _die(ctx, f"invalid columns argument: '{width_text}'")
+    termwidth = _check_options(ctx, opts)
     with ctx.hold_memory() as mem:
         lines = _read(ctx, files, mem)
         if lines is None:
@@ -256,12 +252,76 @@ def cmd_column(ctx: Ctx) -> int:
         return _column(ctx, opts, lines, termwidth)
 
 
+_U32_MAX = 2**32 - 1
+_U64 = 2**64
+
+
+def _strtou32(ctx: Ctx, text: str, message: str) -> int:
+    """util-linux's strtou32_or_err: strtoumax in base 10 (leading blanks and a sign allowed; a minus
+    wraps, so `-1` is out of range while `-0` is 0), the whole text a number, at most 2^32-1."""
+    body = text.lstrip(" \t\n\v\f\r")
+    sign = body[:1] if body[:1] in "+-" else ""
+    digits = body[len(sign) :]
+    if not digits.isascii() or not digits.isdigit():
+        raise _die(ctx, f"{message}: '{text}'")
+    value = int(digits)
+    if sign == "-" and value:
+        value = _U64 - value if value <= _U64 else _U64
+    if value > _U32_MAX:
+        raise _die(ctx, f"{message}: '{text}': Numerical result out of range")
+    return value
+
+
+# The options that shape a table; util-linux refuses them outside table mode (-t, or -J).
+_TABLE_ONLY = (
+    "table_order",
+    "table_name",
+    "table_wrap",
+    "table_hide",
+    "table_truncate",
+    "table_noextreme",
+    "table_right",
+    "table_columns",
+)
+
+
+# util-linux's pairs of options that exclude each other, in its table's order, with their long names.
+_EXCLUSIVE = (
+    (("json", "--json"), ("fillrows", "--fillrows")),
+    (("table", "--table"), ("fillrows", "--fillrows")),
+)
+
+
+def _check_options(ctx: Ctx, opts: Parsed) -> int:
+    """util-linux's checks: numbers and exclusive options as its option loop meets them, then the
+    modes after the loop, all before any file is read. Returns the output width."""
+    termwidth = 80
+    seen: set[str] = set()
+    for key, value in opts.order:
+        for pair in _EXCLUSIVE:
+            keys = [k for k, _long in pair]
+            if key in keys and any(k in seen and k != key for k in keys):
+                raise _die(ctx, "mutually exclusive arguments: " + " ".join(long for _k, long in pair))
+        seen.add(key)
+        if key == "output_width":
+            termwidth = _strtou32(ctx, value, "invalid columns argument")
+        elif key == "table_columns_limit" and not _strtou32(ctx, value, "invalid columns limit argument"):
+            raise _die(ctx, "columns limit must be greater than zero")
+    if not (opts.get("table") or opts.get("json")) and any(opts.get(k) is not None for k in _TABLE_ONLY):
+        raise _die(ctx, "option --table required for all --table-*")
+    if opts.get("json") and not opts.get("table_columns"):
+        raise _die(ctx, "option --table-columns required for --json")
+    return termwidth
+
+
 def _column(ctx: Ctx, opts: Parsed, lines: list[str], termwidth: int) -> int:
     out = Out(ctx.stdout)
     if opts.get("table") or opts.get("json"):
         result = _table(ctx, lines, opts)
     else:
-        entries = [line for line in lines if line.strip()]
+        # A blank line is no entry; -L keeps it as an empty one (its blanks dropped).
+        keep = bool(opts.get("keep_empty_lines"))
+        entries = [line if line.strip() else "" for line in lines if keep or line.strip()]
         result = _fill(entries, termwidth, bool(opts.get("fillrows"))) if entries else []
     for text in result:
         out.write(encode(text))

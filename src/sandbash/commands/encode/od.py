@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, parse_size, quote, usage_fail
+from ..textbasic.common import Out, command, quote, usage_fail, xstrtol_fatal, xstrtoumax
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,20 +29,27 @@ OD_SPEC = CommandSpec(
             metavar="{big|little}",
             help="swap input bytes according to the order",
         ),
-        Opt("j", "skip-bytes", arg="required", metavar="BYTES", help="skip BYTES input bytes first"),
-        Opt("N", "read-bytes", arg="required", metavar="BYTES", help="limit dump to BYTES input bytes"),
+        # The numeric options come short and long apart: their errors name the spelling used.
+        Opt("j", None, arg="required", metavar="BYTES", help="skip BYTES input bytes first"),
+        Opt(None, "skip-bytes", arg="required", metavar="BYTES", help="skip BYTES input bytes first"),
+        Opt("N", None, arg="required", metavar="BYTES", help="limit dump to BYTES input bytes"),
+        Opt(None, "read-bytes", arg="required", metavar="BYTES", help="limit dump to BYTES input bytes"),
         Opt(
-            "S",
+            "S", None, arg="required", metavar="BYTES", help="output strings of at least BYTES graphic chars"
+        ),
+        Opt(
+            None,
             "strings",
             arg="optional",
             metavar="BYTES",
-            help="output strings of at least BYTES graphic chars",
+            help="output strings of at least BYTES graphic chars (3 by default)",
         ),
         Opt(
             "t", "format", arg="required", multi=True, metavar="TYPE", help="select output format or formats"
         ),
         Opt("v", "output-duplicates", help="do not use * to mark line suppression"),
-        Opt("w", "width", arg="optional", metavar="BYTES", help="output BYTES bytes per output line"),
+        Opt("w", None, arg="optional", metavar="BYTES", help="output BYTES bytes per output line"),
+        Opt(None, "width", arg="optional", metavar="BYTES", help="output BYTES bytes per output line (32)"),
         Opt("a", None, dest="fmt_a", help="same as -t a"),
         Opt("b", None, dest="fmt_b", help="same as -t o1"),
         Opt("c", None, dest="fmt_c", help="same as -t c"),
@@ -278,7 +285,7 @@ def _line(spec: Spec, block: bytes, per_block: int, endian: str) -> str:
         pad_remaining = next_pad
     text = "".join(parts)
     if spec.trailer:
-        text += " " * (blank * (spec.width + 1))
+        text += " " * (blank * spec.width + pad_remaining)  # (the pad left is the blank fields' share)
         text += "  >" + "".join(chr(b) if 32 <= b < 127 else "." for b in block) + "<"
     return text
 
@@ -298,40 +305,96 @@ def _address(radix: str, offset: int) -> str:
 def cmd_od(ctx: Ctx) -> int:
     opts, files = ctx.parse(OD_SPEC)
     specs: list[Spec] = []
+    radix = "o"
+    endian = "little"
+    skip = 0
+    limit: int | None = None
+    strings: int | None = None
+    width: int | None = None
+    # GNU's option loop: each value is checked as it is met, so the first bad one is reported.
     for key, value in opts.order:
         if key == "format":
             specs += _parse_type(ctx, value)
         elif key in _LEGACY:
             specs += _parse_type(ctx, _LEGACY[key])
+        elif key == "address_radix":
+            radix = value
+            if radix not in ("o", "d", "x", "n"):
+                ctx.error(f"invalid output address radix '{radix}'; it must be one character from [doxn]")
+                raise CommandExit(1)
+        elif key == "endian":
+            endian = value
+            if endian not in ("big", "little"):
+                raise usage_fail(ctx, f"invalid argument {quote(ctx, endian)} for {quote(ctx, '--endian')}")
+        elif key in _NUMERIC:
+            number = (
+                32
+                if key in ("w", "width") and value is None
+                else 3
+                if value is None
+                else _num(ctx, value, key)
+            )
+            if key in ("j", "skip_bytes"):
+                skip = number
+            elif key in ("N", "read_bytes"):
+                limit = number
+            elif key in ("S", "strings"):
+                strings = number
+            else:
+                width = number
+    if strings is not None and specs:
+        ctx.error("no type may be specified when dumping strings")
+        raise CommandExit(1)
     if not specs:
         specs = _parse_type(ctx, "o2")
-    radix = opts.get("address_radix", "o")
-    if radix not in ("o", "d", "x", "n"):
-        ctx.error(f"invalid output address radix '{radix}'; it must be one character from [doxn]")
-        raise CommandExit(1)
-    endian = opts.get("endian", "little")
-    if endian not in ("big", "little"):
-        raise usage_fail(ctx, f"invalid argument {quote(ctx, endian)} for {quote(ctx, '--endian')}")
-    skip = _num(ctx, opts.get("skip_bytes"), "-j") if opts.get("skip_bytes") is not None else 0
-    limit = _num(ctx, opts.get("read_bytes"), "-N") if opts.get("read_bytes") is not None else None
-    width = 16
-    if opts.has("width"):
-        width = _num(ctx, opts.get("width"), "-w") if opts.get("width") else 32
     lcm = math.lcm(*(s.size for s in specs))
-    if width == 0 or width % lcm:  # (0 is no width at all: GNU takes the smallest too)
-        ctx.error(f"warning: invalid width {width}; using {lcm} instead")
+    warning = None
+    if width is None:
+        width = lcm if strings is not None else 16
+    elif width == 0 or width % lcm:  # (0 is no width at all: GNU takes the smallest too)
+        warning = f"warning: invalid width {width}; using {lcm} instead"
         width = lcm
     per_block_width = max((s.width + 1) * (width // s.size) for s in specs)
     for s in specs:
         s.pad = per_block_width - s.width * (width // s.size)
-    reader = _Blocks(ctx, files, skip, limit)
+
+    # GNU computes the width once the first input is open and skipped into: no warning before
+    # the open errors, none when the skip fails.
+    def warn() -> None:
+        if warning:
+            ctx.error(warning)
+
+    reader = _Blocks(ctx, files, skip, limit, warn)
     out = Out(ctx.stdout)
+    if strings is not None:
+        _dump_strings(ctx, reader, out, radix, skip, limit, strings)
+    else:
+        _dump(ctx, reader, out, opts.get("output_duplicates"), specs, radix, skip, width, endian)
+    if reader.unskipped:
+        out.flush()
+        ctx.error("cannot skip past end of combined input")
+        return 1
+    out.flush()
+    return reader.inputs.status
+
+
+def _dump(
+    ctx: Ctx,
+    reader: _Blocks,
+    out: Out,
+    dups: bool,
+    specs: list[Spec],
+    radix: str,
+    skip: int,
+    width: int,
+    endian: str,
+) -> None:
     prev: bytes | None = None
     starred = False
     pos = 0
     for block in reader.blocks(width):
         ctx.checkpoint()
-        if not opts.get("output_duplicates") and block == prev and len(block) == width:
+        if not dups and block == prev and len(block) == width:
             if not starred:
                 out.write(b"*\n")
                 starred = True
@@ -343,57 +406,104 @@ def cmd_od(ctx: Ctx) -> int:
             addr = _address(radix, skip + pos) if k == 0 else " " * len(_address(radix, 0))
             out.write((addr + _line(spec, block, width, endian) + "\n").encode())
         pos += len(block)
-    if reader.unskipped:
-        out.flush()
-        ctx.error("cannot skip past end of combined input")
-        return 1
-    if radix != "n" and reader.inputs.opened:
+    if radix != "n" and reader.inputs.opened and not reader.unskipped:
         out.write((_address(radix, skip + pos) + "\n").encode())
-    out.flush()
-    return reader.inputs.status
 
 
-def _num(ctx: Ctx, text: str, opt: str) -> int:
-    base_text = text
-    value: int | None
-    if text.lower().startswith("0x"):
-        try:
-            value = int(text, 16)
-        except ValueError:
-            value = None
-    elif text.startswith("0") and len(text) > 1 and text.isdigit():
-        value = int(text, 8)
-    else:
-        value = parse_size(text, "bkKmMGTPEZY0")
-    if value is None:
-        ctx.error(f"invalid {opt} argument '{base_text}'")
-        raise CommandExit(1)
+def _dump_strings(
+    ctx: Ctx, reader: _Blocks, out: Out, radix: str, skip: int, limit: int | None, least: int
+) -> None:
+    """-S: each run of at least `least` printable bytes that a NUL ends (or the -N limit), after its
+    address, as GNU's dump_strings. A run is held until its end: charged to memory."""
+    end = None if limit is None else skip + limit
+    address = skip
+    data = (byte for chunk in reader.chunks() for byte in chunk)
+    run = bytearray()
+    with ctx.hold_memory() as mem:
+        while end is None or (end >= least and end - least > address):
+            run.clear()
+            printable = True
+            for _ in range(least):  # the first `least` bytes must all be printable
+                byte = next(data, -1)
+                address += 1
+                if byte < 0:
+                    return
+                if not 32 <= byte < 127:
+                    printable = False
+                    break
+                run.append(byte)
+            while printable and (end is None or address < end):  # then up to a NUL
+                byte = next(data, -1)
+                address += 1
+                if byte < 0:
+                    return
+                if byte == 0:
+                    break
+                printable = 32 <= byte < 127
+                run.append(byte)
+                mem.set(len(run))
+            if printable:
+                if radix != "n":  # (GNU's formula: one short when the -N limit ended the run)
+                    out.write((_address(radix, (address - len(run) - 1) % 2**64) + " ").encode())
+                out.write(bytes(run) + b"\n")
+
+
+# The numeric options by key, with the spelling their errors name.
+_NUMERIC = {
+    "j": "-j",
+    "skip_bytes": "--skip-bytes",
+    "N": "-N",
+    "read_bytes": "--read-bytes",
+    "S": "-S",
+    "strings": "--strings",
+    "w": "-w",
+    "width": "--width",
+}
+
+
+def _num(ctx: Ctx, text: str, key: str) -> int:
+    """GNU od's numbers: xstrtoumax in base 0 with its multipliers (`0x1G`, `1KiB`, `2b`)."""
+    wide = key in ("w", "width")  # (-w is read in base 10, with no multiplier)
+    value, problem = xstrtoumax(text, "" if wide else "bEGKkMmPTYZ0", base0=not wide)
+    if problem:
+        raise xstrtol_fatal(ctx, problem, _NUMERIC[key], text)
     return value
 
 
 class _Blocks:
     """Fixed-size blocks of the inputs concatenated, after -j, at most -N bytes."""
 
-    def __init__(self, ctx: Ctx, files: list[str], skip: int, limit: int | None) -> None:
+    def __init__(
+        self, ctx: Ctx, files: list[str], skip: int, limit: int | None, ready: Callable[[], None]
+    ) -> None:
         self.ctx = ctx
         self.inputs = ctx.inputs(files)
         self.inputs.stdin_name = "standard input"
         self.unskipped = skip
         self.left = limit
+        self.ready: Callable[[], None] | None = ready  # called once an input is open and skipped into
 
-    def _chunks(self) -> Iterator[bytes]:
+    def _started(self) -> None:
+        if self.ready is not None and not self.unskipped:
+            self.ready()
+            self.ready = None
+
+    def chunks(self) -> Iterator[bytes]:
         ctx = self.ctx
         inputs = self.inputs
         for _name, stream in inputs:
             with inputs.reading():
+                self._started()
                 for chunk in stream.chunks():
                     ctx.checkpoint((len(chunk) >> 12) + 1)
                     if self.unskipped:
                         if len(chunk) <= self.unskipped:
                             self.unskipped -= len(chunk)
+                            self._started()
                             continue
                         chunk = chunk[self.unskipped :]
                         self.unskipped = 0
+                        self._started()
                     if self.left is not None:
                         chunk = chunk[: self.left]
                         self.left -= len(chunk)
@@ -404,7 +514,7 @@ class _Blocks:
 
     def blocks(self, width: int) -> Iterator[bytes]:
         buf = b""
-        for chunk in self._chunks():
+        for chunk in self.chunks():
             buf += chunk
             if len(buf) >= width:
                 cut = len(buf) - len(buf) % width

@@ -207,7 +207,9 @@ class _Formatter:
                 out.append(_pad(text, flags, width, True))
                 continue
             text, numeric = self.fs_directive(d) if fs_mode else self.directive(d, precision)
-            if precision is not None and not numeric and d not in "xyzXYZ":
+            # A string directive (the %x/%y/%z/%w time texts too) is printed with printf's %.Ns:
+            # the precision truncates it. Only %X/%Y/%Z/%W read it as fraction digits.
+            if precision is not None and not numeric:
                 text = text[: int(precision or 0)]
             elif precision is not None and numeric and d not in "XYZ" and precision:
                 text = text.rjust(int(precision), "0")

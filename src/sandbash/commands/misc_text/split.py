@@ -327,7 +327,7 @@ def _by_number(ctx: Ctx, stream: Stream, w: Writer, spec: str, elide: bool, sep:
         raise CommandExit(1)
     k = int(k_text) if k_text else 0
     if k_text and not 1 <= k <= n:
-        ctx.error(f"invalid chunk number: {quote(ctx, k_text)}")
+        ctx.error(f"invalid chunk number: {quote(ctx, k_text)}: Numerical result out of range")
         raise CommandExit(1)
     if kind != "r" and not isinstance(stream, (FileStream, NullStream)):
         # N, K/N and l/N cut by the input's size, which a pipe (a here-doc too, in bash 5.2) has not
@@ -420,10 +420,12 @@ def _parse_patterns(ctx: Ctx, args: list[str]) -> list[_Pattern]:
 
     pats: list[_Pattern] = []
     last_line = 0
+    repeated = False  # (a repeat count follows a pattern, never another count)
     for a in args:
         if a.startswith("{"):
-            if not pats:
+            if not pats or repeated:
                 raise _die(ctx, f"{quote(ctx, a)}: invalid pattern")
+            repeated = True
             body = a[1:-1] if a.endswith("}") else a[1:]
             if body == "*":
                 pats[-1].repeat = -1
@@ -432,6 +434,7 @@ def _parse_patterns(ctx: Ctx, args: list[str]) -> list[_Pattern]:
             else:
                 raise _die(ctx, f"{quote(ctx, a)}: integer required between '{{' and '}}'")
             continue
+        repeated = False
         if a[:1] in ("/", "%"):
             close = a.rfind(a[0])
             if close <= 0:
@@ -516,7 +519,7 @@ def _csplit_run(
 def _csplit_cleanup(job: _Csplit, opts: Parsed, status: int = 1) -> int:
     """After an error: the pieces made so far go (unless -k), their sizes are written at exit,
     after the message (GNU's stdout is block-buffered off a terminal)."""
-    if not opts.get("keep_files"):
+    if not job.keep:
         job.remove()
     job.out.flush()
     return status
@@ -537,6 +540,7 @@ class _Csplit:
         # piece, whatever the pattern: a line number, a regular expression with an offset, a %skip%
         self.suppress = bool(opts.get("suppress_matched"))
         self.created: list[str] = []
+        self.keep = bool(opts.get("keep_files"))  # (also once GNU died with no clean-up)
         self.count = 0
         self.out = Out(ctx.stdout)
 
@@ -593,23 +597,40 @@ class _Csplit:
             self.emit(*piece)
         return CommandExit(1)
 
+    def disappeared(self) -> CommandExit:
+        """A line number with no line left to read: GNU has made the next piece and dies there
+        (get_first_line_in_buffer), its pieces kept, the new one with no size written."""
+        name = self._name()
+        try:
+            self.ctx.fs.write_bytes(name, b"")
+        except FsError as e:
+            return _die(self.ctx, f"{quotef(name)}: {strerror(e.errno or 5)}")
+        self.out.flush()
+        self.keep = True
+        return _die(self.ctx, "input disappeared")
+
     def run(self, pats: list[_Pattern]) -> None:
         cur = 0  # first line (0-based) of the next piece
         search_from = 0  # where the next regular expression search starts
-        prev_line = 0  # the last line-number split point
         total = len(self.lines)
         for p in pats:
             k = 0
             while True:
-                if p.kind == "line":
-                    target = p.line if k == 0 else prev_line + p.line
-                    if target - 1 > total or (k and target - 1 >= total):
+                if p.kind == "line":  # GNU's process_line_count, step by step
+                    target = p.line * (k + 1)
+                    if self.suppress and cur >= total:
+                        raise self.fail(p, k, "line number out of range", (cur, cur))
+                    if cur >= total:
+                        raise self.disappeared()
+                    end = max(cur, target - 1)  # (a line already passed cuts an empty piece)
+                    if end > total:
                         raise self.fail(p, k, "line number out of range", (cur, total))
-                    self.emit(cur, target - 1)
-                    cur = search_from = target - 1
-                    prev_line = target
+                    self.emit(cur, end)
+                    cur = search_from = end
                     if self.suppress and cur < total:
                         cur = search_from = cur + 1
+                    elif cur >= total and not self.suppress:
+                        raise self.fail(p, k, "line number out of range", None)
                 else:
                     found = next(
                         (

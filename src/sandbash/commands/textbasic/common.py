@@ -272,6 +272,69 @@ def parse_size(text: str, suffixes: str = "bkKmMGTPEZYRQ0", allow_sign: bool = F
     return -value if neg else value
 
 
+def xstrtoumax(text: str, suffixes: str, base0: bool = True) -> tuple[int, str]:
+    """gnulib's xstrtoumax in base 0 (`0x` hex, a leading 0 octal; else base 10) with multiplier `suffixes` ("0"
+    allows KB/KiB): (value, problem), problem one of "", "invalid", "suffix", "large" as
+    xstrtol_fatal words them (a bad suffix outranks an overflow). A bare suffix counts 1 unit."""
+    s = text.lstrip(" \t\n\v\f\r")
+    if s[:1] == "-":
+        return 0, "invalid"
+    body = s[1:] if s[:1] == "+" else s
+    if base0 and body[:2] in ("0x", "0X") and body[2:3] and body[2] in "0123456789abcdefABCDEF":
+        end = 2
+        while end < len(body) and body[end] in "0123456789abcdefABCDEF":
+            end += 1
+        value = int(body[2:end], 16)
+    else:
+        end = 0
+        while end < len(body) and body[end] in "0123456789":
+            end += 1
+        if base0 and body[:1] == "0":  # octal: the digits 8 and 9 end it
+            end = 1
+            while end < len(body) and body[end] in "01234567":
+                end += 1
+        value = int(body[:end], 8 if base0 and body[:1] == "0" else 10) if end else 1
+    rest = body[end:]
+    if not end and not (s[:1] and s[0] in suffixes and s[0] != "0"):
+        return 0, "invalid"  # (no digits: only a bare suffix, as in `-j K`, is a number)
+    large = value >= 2**64
+    if rest:
+        first = rest[0]
+        if first not in suffixes or first == "0":
+            return value, "suffix"
+        base, used = 1024, 1
+        if "0" in suffixes:
+            if rest[1:3] == "iB":
+                used = 3
+            elif rest[1:2] in ("B", "D"):
+                base, used = 1000, 2
+        if first in "bcw":
+            mult = {"b": 512, "c": 1, "w": 2}[first]
+        elif first == "B":
+            mult = 1024
+        else:
+            power = _POWERS.get(first)
+            if power is None:
+                return value, "suffix"
+            mult = base**power
+        value *= mult
+        large = large or value >= 2**64
+        if rest[used:]:
+            return value, "suffix"
+    return value, "large" if large else ""
+
+
+def xstrtol_fatal(ctx: Ctx, problem: str, option: str, text: str) -> CommandExit:
+    """gnulib's xstrtol_fatal: the message for `problem` (from xstrtoumax) and status 1."""
+    if problem == "invalid":
+        ctx.error(f"invalid {option} argument '{text}'")
+    elif problem == "suffix":
+        ctx.error(f"invalid suffix in {option} argument '{text}'")
+    else:
+        ctx.error(f"{option} argument '{text}' too large")
+    return CommandExit(1)
+
+
 # ------------------------------------------------------------------ display width
 
 
