@@ -156,13 +156,12 @@ def call_function(
             if done:
                 # (one test for the names whose going undoes something: `local -`, PATH, ...)
                 if done.propagate or not _UNDONE.isdisjoint(done):
-                    _special_done(ev, done)
-                if done.acct is acct:
-                    done.acct = None  # (Scope.release's work, with the parameters' in one step)
-                    n += done.nbytes()
-            if done.locals and "OPTIND" in done.locals:
-                st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
-            if done.acct is not None:
+                    _special_done(ev, done, saved_getopts)
+            charged = done.acct
+            if charged is acct:
+                done.acct = None  # (Scope.release's work, with the parameters' in one step)
+                n += done.nbytes()
+            elif charged is not None:
                 done.release()  # (charged to another account: a store's copy)
             if done.tempvars is None:
                 # a plain call's scope, given back: the next call takes it emptied rather than
@@ -188,24 +187,31 @@ def call_function(
         st.ctx_line = saved_ctx
         if mark >= 0:
             procs = ev.pr.procsubs
-            if len(procs) > mark:
+            if procs and len(procs) > mark:
                 ev.pr.finish_procsubs(mark)
     st.last_status = status
     if mark >= 0:
-        last = argv[-1]
-        st.last_arg = last if type(last) is str else word_text(last)  # (never the parted word)
+        # (a compiled site's call, whose name is no builtin's: its words are plain text, never
+        # the parted words of PARTED_WORDS)
+        st.last_arg = argv[-1]
         st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]  # (as run_argv)
         if status:
             ev.errexit_check(status)
     return status
 
 
-_UNDONE = frozenset(("-", "PATH", "POSIXLY_CORRECT"))
+_UNDONE = frozenset(("-", "PATH", "POSIXLY_CORRECT", "OPTIND"))
 
 
-def _special_done(ev: Evaluator, done: Scope) -> None:
+def _special_done(ev: Evaluator, done: Scope, getopts_pos: int) -> None:
     """A popped function scope held `local -`'s options, temporary bindings to hand to the caller,
-    PATH or POSIXLY_CORRECT: undo what they did."""
+    PATH, POSIXLY_CORRECT or OPTIND: undo what they did. `getopts_pos`: getopts' place within a
+    word as the call began."""
+    if "OPTIND" in done and "OPTIND" in done.locals:
+        # bash puts getopts' place back when OPTIND is still the function's own local as it
+        # returns (a local it unset itself is; one a callee's `unset` removed is not, nor a
+        # temporary binding `OPTIND=1 f`)
+        ev.state.getopts_pos = getopts_pos
     if done.propagate or "-" in done:
         ev.va.scope_done(done)  # `local -` options, propagated temporary bindings
     if "PATH" in done:
