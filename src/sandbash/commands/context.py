@@ -174,6 +174,10 @@ class Ctx:
     def usage_error(self, message: str, status: int = 1) -> CommandExit:
         """`NAME: message` and GNU's `Try 'NAME --help'` line; the exit to raise."""
         self.error(message)
+        return self.try_help(status)
+
+    def try_help(self, status: int = 1) -> CommandExit:
+        """GNU's `Try 'NAME --help'` line alone (after messages already written); the exit to raise."""
         self.stderr.write(
             f"Try '{self.help_prog} --help' for more information.\n".encode("utf-8", "surrogateescape")
         )

@@ -44,6 +44,7 @@ class Inputs:
 
     __slots__ = (
         "ctx",
+        "dash_is_stdin",
         "names",
         "open_error",
         "read_error",
@@ -86,6 +87,7 @@ class Inputs:
         # read (paste -s: the line's newline; head: the `==> d <==` header)
         self.on_read_error: Callable[[], None] | None = None
         self.stdin_name = "-"  # how messages name stdin (head, tail: "standard input")
+        self.dash_is_stdin = True  # False: an operand `-` names a file (util-linux rev)
         self.on_open_error: Callable[[], None] | None = None  # sed: the status it leaves
         # iconv and sed stop at an operand they cannot read (they do not even open the next)
         self.stop_on_read_error = False
@@ -124,7 +126,7 @@ class Inputs:
             self.current = name
             self.tried += 1
             try:
-                stream = self.ctx.open_in(name)
+                stream = self.ctx.open_in(name if self.dash_is_stdin or name != "-" else "./-")
             except FsError as e:
                 if e.errno != errno.EISDIR:
                     if self.on_open_error is not None:

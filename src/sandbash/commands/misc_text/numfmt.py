@@ -112,8 +112,19 @@ class Numfmt:
         self.fmt = self._format(get("format")) if get("format") else None
         if self.fmt is not None and "'" in self.fmt[1]:
             self.grouping = True  # the format's ' flag is --grouping
-        if get("debug") and self.fmt is not None and self.fmt[2] and self.padding:
-            ctx.error("--format padding overriding --padding")
+        # The format's width: with the 0 flag it zero-fills the number before its unit; else it
+        # replaces --padding (negative: to the left), which pads the number, unit and --suffix.
+        self.zero_width = 0
+        width = int(self.fmt[2]) if self.fmt is not None and self.fmt[2] else 0
+        if width:
+            if get("debug") and self.padding and not ("0" in self.fmt[1] and width > 0):  # type: ignore[index]
+                ctx.error("--format padding overriding --padding")
+            if "0" in self.fmt[1] and width > 0:  # type: ignore[index]
+                self.zero_width = width
+            elif width < 0 or self.padding >= 0:
+                self.padding = width
+            else:  # (a width keeps --padding's left alignment: GNU holds the two apart)
+                self.padding = -width
         if self.grouping and self.to != "none":
             ctx.error("grouping cannot be combined with --to")
             raise CommandExit(1)
@@ -141,7 +152,9 @@ class Numfmt:
         return value
 
     def _format(self, text: str) -> tuple[str, str, str, int | None, str]:
-        m = re.fullmatch(r"(.*?)%([-0']*)(\d*)(?:\.(\d+))?f(.*)", text, re.S)
+        # GNU's flags: blanks, ' and 0 in any order, then strtol's width (a sign of its own: `-08`
+        # is 8 to the left, `+08` is 8 with no zero flag)
+        m = re.fullmatch(r"(.*?)%([ 0']*)([-+]?\d*)(?:\.(\d+))?f(.*)", text, re.S)
         if m is not None and "%" in m.group(5).replace("%%", ""):
             self.ctx.error(f"format {quote(self.ctx, text)} has too many % directives")
             raise CommandExit(1)
@@ -152,8 +165,11 @@ class Numfmt:
             )
             raise CommandExit(1)
         prefix, flags, width, prec, suffix = m.groups()
+        if width in ("-", "+"):
+            self.ctx.error(f"invalid format {quote(self.ctx, text)}, directive must be %[0]['][-][N][.][N]f")
+            raise CommandExit(1)
         most = min(2**31 - 1, self.ctx.limits.max_string_length)  # GNU: INT_MAX; here also the string limit
-        if width and int(width) > most:
+        if width and abs(int(width)) > most:
             self.ctx.error(f"invalid format {quote(self.ctx, text)} (width overflow)")
             raise CommandExit(1)
         if prec is not None and int(prec) > most:
@@ -240,6 +256,7 @@ class Numfmt:
                 )
             if self.grouping:
                 text = text  # C.UTF-8 has no thousands separator
+            text = text.zfill(self.zero_width)
         else:
             text = self._human(value, prec)
         text += self.suffix
@@ -261,26 +278,18 @@ class Numfmt:
             v /= base
             power += 1
         show = prec if prec is not None else (1 if (v != 0 and abs(v) < 10 and power > 0) else 0)
-        text = f"{v:.{show}f}"
+        text = f"{v:.{show}f}".zfill(self.zero_width)  # (printf's %0*f: the number, not its unit)
         if power:
             text += _SUFFIXES[power - 1] + ("i" if self.to == "iec-i" else "")
         return text
 
     def _pad(self, text: str) -> str:
-        if self.fmt:
-            prefix, flags, width, _prec, suffix = self.fmt
-            w = int(width) if width else 0
-            if "-" in flags:
-                text = text.ljust(w)
-            elif "0" in flags and text[:1].isdigit():
-                text = text.rjust(w, "0")
-            else:
-                text = text.rjust(w)
-            text = prefix + text + suffix
         if self.padding > 0:
-            return text.rjust(self.padding)
-        if self.padding < 0:
-            return text.ljust(-self.padding)
+            text = text.rjust(self.padding)
+        elif self.padding < 0:
+            text = text.ljust(-self.padding)
+        if self.fmt:  # (the format's own text stays outside the padding)
+            text = self.fmt[0] + text + self.fmt[4]
         return text
 
     def convert(self, text: str) -> str | None:

@@ -242,7 +242,7 @@ def _tac_records(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool) -
         # starts are tried right to left, never left of the leftmost match that fits
         while first is not None and start >= first.start():
             m = rx.match(data, start, pos)
-            if m is not None and m.end() > start:
+            if m is not None:  # (an empty match, as `^`'s, is a boundary too)
                 spans.append((start, m.end()))
                 pos = start
                 first = rx.search(data, 0, pos)
@@ -284,8 +284,11 @@ def cmd_tac(ctx: Ctx) -> int:
     opts, files = ctx.parse(TAC_SPEC)
     sep_text = opts.get("separator")
     sep = encode(sep_text) if sep_text is not None else b"\n"
+    if sep_text == "" and opts.get("regex"):
+        ctx.error("separator cannot be empty")
+        return 1
     if sep_text == "":
-        sep = b"\0"
+        sep = b"\0"  # (GNU's C string: its terminating NUL is the separator)
     before = bool(opts.get("before"))
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, "failed to open {af} for reading: {err}", "{f}: read error: {err}")
@@ -326,7 +329,9 @@ def cmd_rev(ctx: Ctx) -> int:
     _opts, files = ctx.parse(REV_SPEC)
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, "cannot open {name}: {err}", "{name}: 0: {err}")
-    inputs.stdin_name = "stdin"  # (util-linux's name for it)
+    # util-linux rev reads stdin only given no file, and names it `stdin`: an operand `-` is a file
+    inputs.dash_is_stdin = not files
+    inputs.stdin_name = "-" if files else "stdin"
     for _name, stream in inputs:
         # util-linux rev names a read error with the count of lines it read from that file
         done = 0

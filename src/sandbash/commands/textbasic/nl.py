@@ -5,10 +5,11 @@ from __future__ import annotations
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from .common import Out, command, encode, quote, split_records, usage_fail
+from .common import Out, command, encode, quote, split_records
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 NL_SPEC = CommandSpec(
@@ -76,6 +77,11 @@ NL_SPEC = CommandSpec(
 _SECTION_NAMES = {"body_numbering": "body", "header_numbering": "header", "footer_numbering": "footer"}
 
 
+class _Refused(Exception):
+    """A style or format GNU's option loop reports and goes on from (the usage error comes after
+    the loop); the numbers and a bad regular expression end it at once."""
+
+
 class _Style:
     """One numbering style: a (all), t (non-empty), n (none) or pBRE (matching lines)."""
 
@@ -92,7 +98,7 @@ class _Style:
             except RegexError as e:
                 raise _fail(ctx, str(e))
             return
-        raise usage_fail(ctx, f"invalid {_SECTION_NAMES[key]} numbering style: {quote(ctx, text)}")
+        raise _Refused(f"invalid {_SECTION_NAMES[key]} numbering style: {quote(ctx, text)}")
 
     def numbers(self, line: bytes) -> bool:
         if self.kind == "a":
@@ -130,30 +136,48 @@ def _int_opt(ctx: Ctx, text: str, what: str, minimum: int, maximum: int = 2**63 
     return value
 
 
+def _number_format(ctx: Ctx, text: str) -> str:
+    if text not in ("ln", "rn", "rz"):
+        raise _Refused(f"invalid line numbering format: {quote(ctx, text)}")
+    return text
+
+
 @declare("nl", spec=NL_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_nl(ctx: Ctx) -> int:
     opts, files = ctx.parse(NL_SPEC)
-    styles = {
-        "header_numbering": _Style(ctx, "header_numbering", opts.get("header_numbering", "n")),
-        "body_numbering": _Style(ctx, "body_numbering", opts.get("body_numbering", "t")),
-        "footer_numbering": _Style(ctx, "footer_numbering", opts.get("footer_numbering", "n")),
+    # GNU's option loop checks each value where it stands: the first bad one is reported
+    most_width = min(2**31 - 1, ctx.limits.max_string_length)  # (GNU: INT_MAX; here the string limit too)
+    checks: dict[str, Callable[[str], object]] = {
+        "header_numbering": lambda v: _Style(ctx, "header_numbering", v),
+        "body_numbering": lambda v: _Style(ctx, "body_numbering", v),
+        "footer_numbering": lambda v: _Style(ctx, "footer_numbering", v),
+        "number_format": lambda v: _number_format(ctx, v),
+        "number_width": lambda v: _int_opt(ctx, v, "line number field width", 1, most_width),
+        "line_increment": lambda v: _int_opt(ctx, v, "line number increment", -(2**63)),
+        "starting_line_number": lambda v: _int_opt(ctx, v, "starting line number", -(2**63)),
+        "join_blank_lines": lambda v: _int_opt(ctx, v, "line number of blank lines", 1),
     }
-    fmt = opts.get("number_format", "rn")
-    if fmt not in ("ln", "rn", "rz"):
-        raise usage_fail(ctx, f"invalid line numbering format: {quote(ctx, fmt)}")
-    # GNU refuses a width over INT_MAX; here a width over the string limit is
-    # refused the same way, before a number field that wide is built
-    width = _int_opt(
-        ctx,
-        opts.get("number_width", "6"),
-        "line number field width",
-        1,
-        min(2**31 - 1, ctx.limits.max_string_length),
-    )
-    incr = _int_opt(ctx, opts.get("line_increment", "1"), "line number increment", -(2**63))
-    start = _int_opt(ctx, opts.get("starting_line_number", "1"), "starting line number", -(2**63))
-    join = _int_opt(ctx, opts.get("join_blank_lines", "1"), "line number of blank lines", 1)
+    given: dict[str, Any] = {}
+    refused = False
+    for key, value in opts.order:
+        if key in checks:
+            try:
+                given[key] = checks[key](value)
+            except _Refused as e:
+                ctx.error(str(e))
+                refused = True
+    if refused:
+        raise ctx.try_help()
+    styles = {
+        key: given[key] if key in given else _Style(ctx, key, default)
+        for key, default in (("header_numbering", "n"), ("body_numbering", "t"), ("footer_numbering", "n"))
+    }
+    fmt = given.get("number_format", "rn")
+    width = given.get("number_width", 6)
+    incr = given.get("line_increment", 1)
+    start = given.get("starting_line_number", 1)
+    join = given.get("join_blank_lines", 1)
     sep = encode(opts.get("number_separator", "\t"))
     delim = encode(opts.get("section_delimiter", "\\:"))
     if len(delim) == 1:
