@@ -332,8 +332,11 @@ def _read_raw(
     return _read_chars(sh, stream, delim_b, nchars, exact, raw, timeout)
 
 
-def _read_record(sh: Shell, stream: Stream, delim_b: bytes, raw: bool) -> tuple[str, bool, list[int]]:
-    """A whole record, through the stream's buffered readline."""
+def _read_record(
+    sh: Shell, stream: Stream, delim_b: bytes, raw: bool, first: bytes | None = None
+) -> tuple[str, bool, list[int]]:
+    """A whole record, through the stream's buffered readline. `first`: its first line, read
+    already (by read_line) and not yet charged."""
     pieces: list[bytes] = []
     eof = False
     cut = False  # a NUL read inside a character ended the value there (bash keeps a C string)
@@ -341,7 +344,10 @@ def _read_record(sh: Shell, stream: Stream, delim_b: bytes, raw: bool) -> tuple[
     limit = sh.rt.limits.max_string_length
     held = 0  # the record so far, continuation lines included (`yes '\' | read x` ends)
     while True:
-        line = stream.readline(delim_b, limit)
+        if first is None:
+            line = stream.readline(delim_b, limit)
+        else:
+            line, first = first, None
         held += len(line) + 16  # with a list slot per piece
         if held > limit:
             raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
@@ -483,7 +489,7 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
 
 def read_with_ifs(sh: Shell, argv: list[str], ifs: str | None) -> int:
     """The `read` builtin; `ifs`: the text of a temporary `IFS=TEXT` binding that the caller did not
-    push (interp/fastread.ifs_read), in place of IFS's value; None: IFS's value."""
+    push (interp/fastread.read_code), in place of IFS's value; None: IFS's value."""
     # `read NAME...` and `read -r NAME...` (a `while read` loop runs it once per line): what the
     # option parser would give, without it (getopt stops at the first word not starting with -)
     n = len(argv)
@@ -623,11 +629,36 @@ def read_line(
     read_with_ifs reads it, without its option parsing or each name's reference check. `ifs`: the
     binding's text, None: IFS's value. A descriptor that cannot be read takes read_with_ifs (its
     messages: -u's 'invalid file descriptor', else 'read error')."""
-    stream = sh.io.get(fd)
+    stream = sh.state.fds.get(fd)
     if stream is None or not stream.readable:
         return read_with_ifs(sh, argv, ifs)
+    rt = sh.rt
+    limit = rt.limits.max_string_length
     try:
-        text, eof, escaped = _read_record(sh, stream, delim, raw)
+        line = stream.readline(delim, limit)
+        if (
+            line[-1:] == delim
+            and line.isascii()
+            and b"\0" not in line
+            and (raw or b"\\" not in line)
+            and len(line) + 16 <= limit
+        ):
+            # _read_record's usual record (one whole ASCII line, nothing to unescape or drop),
+            # taken here: a `while read` loop reads one a line
+            rt.budget.checkpoint()
+            text = line[:-1].decode("ascii")
+            if names and array is None:  # (_assign_read's way for plain names, inline)
+                fields = split_read_fields(text, [], sh.ifs() if ifs is None else ifs, len(names))
+                try:
+                    sh.va.store_fields(names, plain, fields)
+                except AssignError as e:
+                    assign_failed(sh, "read", e)
+                    return 1
+                return 0
+            eof = False
+            escaped: list[int] = []
+        else:
+            text, eof, escaped = _read_record(sh, stream, delim, raw, line)
     except OSError as e:
         sh.builtin_error("read", f"read error: {fd}: {strerror(e.errno or 0)}")
         return 1

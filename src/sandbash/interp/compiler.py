@@ -53,7 +53,7 @@ from .calls import call_failed, call_function, direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin, plain_builtin
-from .fastread import herestring_read, ifs_read
+from .fastread import herestring_read, read_code
 from .state import ONE_STATUS
 from .variables import NOT_PLAIN, AssignError
 
@@ -649,13 +649,18 @@ class Compiler:
 
             return self.assignment(cmd, assignments_only, slow)
         if (
+            plan.name == "read"
+            and argv_fn is not None
+            and (code := read_code(self, cmd, argv_fn, slow, _literal_word))
+        ):
+            return code  # `while IFS= read -r line`, `while IFS=, read -r a b c`, `read -ra f`
+        if (
             cmd.assigns
             and plan.name == "read"
             and argv_fn is not None
-            and (redirected := herestring_read(ex, cmd, _literal_word) or ifs_read(ex, cmd, _literal_word))
-            is not None
+            and (redirected := herestring_read(ex, cmd, _literal_word)) is not None
         ):
-            # `IFS=, read ... <<< "$line"`, `while IFS= read -r line`
+            # `IFS=, read ... <<< "$line"`
             return plain_builtin(self, cmd, "read", argv_fn, slow, _literal_word, redirected)
         if cmd.assigns or argv_fn is None or (cmd.redirs and plan.name in (None, "return", "local", "exec")):
             return slow
@@ -665,11 +670,7 @@ class Compiler:
             return local
         if plan.name is not None and plan.name != "exec" and is_builtin(plan.name):
             # (without the dispatch; `read ... <<< WORD` without the here-string's stream)
-            redirected = (
-                (herestring_read if cmd.redirs else ifs_read)(ex, cmd, _literal_word)
-                if plan.name == "read"
-                else None
-            )
+            redirected = herestring_read(ex, cmd, _literal_word) if plan.name == "read" else None
             return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word, redirected)
         if cmd.redirs:
             return slow

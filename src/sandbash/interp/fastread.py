@@ -23,15 +23,18 @@ from ..expand.stringfn import string_fn
 from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import IndexedArray
-from ..shvars.vars import ARRAY, EXPORT, NAMEREF
+from ..shvars.vars import ARRAY, EXPORT, NAMEREF, Var
 from ..syntax import ast as A
+from .builtin_table import loaded
 from .executor import assign_failed, builtin_failed
-from .fastbuiltins import Literal, _redirected, run_undone
+from .fastbuiltins import Literal, _redirected, plain_builtin, run_undone
+from .state import ONE_STATUS
 from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .builtin_table import Builtin
+    from .compiler import Code, Compiler
     from .executor import Executor
     from .redirects import Undo
     from .shell import Shell
@@ -131,18 +134,81 @@ def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
     return raw, [] if array is not None else names, bound, array, delim, fd
 
 
-def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
+def read_code(
+    comp: Compiler, cmd: A.SimpleCommand, argv_fn: Callable[[], list[str]], slow: Code, literal: Literal
+) -> Code | None:
+    """The command `[IFS=TEXT] read [-r] [-a ARRAY] [-d DELIM] [-u FD] [NAME...]` with no
+    redirection (_ifs_runner's shapes) as one step: plain_builtin's work around the builtin's
+    read_line, in one frame (a `while read` loop runs it once a line). Whatever is not the
+    plain case (the general run mode, a function named read or the builtin disabled, its first
+    run, which imports it, a binding _ifs_runner pushes, more words than max_arguments) takes
+    plain_builtin's step, which does the same as before this one existed. None: another shape."""
+    ex = comp.ev.ex
+    shape = _read_shape(cmd, literal)
+    if cmd.redirs or shape is None:
+        return None
+    compiled = _ifs_runner(ex, cmd, shape)
+    general = plain_builtin(comp, cmd, "read", argv_fn, slow, literal, compiled)
+    raw, names, bound, array, delim, fd = shape
+    st = ex.state
+    mode = st.run_mode
+    sh = ex.sh
+    begin_argv = ex.expander.begin_argv
+    errexit_check = comp.ev.errexit_check
+    find = st.vars.find
+    plain = [n not in NOT_PLAIN for n in names]
+    targets = names if array is None else [array]
+    # (no word expands: the shape's words are literal text, none an array reference)
+    words = [t for t in (literal(w) for w in cmd.words) if t is not None]
+    last = words[-1]
+    line = cmd.line
+
+    def read_cmd() -> int:
+        if not mode.plain or "read" in st.functions or "read" in st.disabled_builtins:
+            return slow()
+        builtin = loaded("read")
+        read_line: ReadLine | None = getattr(builtin, "read_line", None)
+        if read_line is None or len(words) > sh.rt.limits.max_arguments:
+            return general()
+        if bound is not None and _must_bind(find, targets):
+            return general()  # (the binding pushed: _ifs_runner)
+        # (builtin_cmd's bookkeeping: Compiler.simple()'s prologue, Budget.command inline)
+        st.line = line
+        if not st.in_trap:
+            sh.current_command = cmd
+        budget = sh.rt.budget
+        budget.commands += 1
+        if budget.commands >= budget.command_stop:
+            budget.command_slow()
+        ex.last_cmdsub_status = None
+        begin_argv()
+        try:
+            try:
+                status = read_line(sh, list(words), bound, raw, names, plain, array, delim, fd)
+            except Exception as e:
+                status = builtin_failed(sh, "read", e)
+        except AssignError as e:  # (one builtin_failed gives back: run_undone reports it)
+            sh.error(e.message)
+            status = 1
+        st.last_arg = last
+        st.last_status = status
+        st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
+        if status:
+            errexit_check(status)
+        return status
+
+    return read_cmd
+
+
+def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirected:
     """The runner of `[IFS=TEXT] read [-r] [-a ARRAY] [NAME...]` with no redirection (`while IFS=
     read -r line`, `IFS=, read -r a b c` or `read -ra f` in a loop reading a file): the builtin's
     read_line with the options read here once, reading its descriptor 0 with TEXT as its IFS,
     without the temporary binding pushed and popped around it. Nothing else can see the binding
     while the builtin runs: traps and xtrace take the general path (plain_builtin), the names are
     not IFS, and with a binding, a name that is a reference when it runs (it could lead to IFS) or
-    an IFS with attributes (readonly: the binding fails) takes the binding's way. None for any
-    other shape."""
-    shape = _read_shape(cmd, literal)
-    if cmd.redirs or shape is None:
-        return None
+    an IFS with attributes (readonly: the binding fails) takes the binding's way (`shape`:
+    _read_shape's)."""
     raw, names, bound, array, delim, fd = shape
     assigns = cmd.assigns
     find = ex.state.vars.find
@@ -155,15 +221,8 @@ def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected
         read_line: ReadLine | None = getattr(builtin, "read_line", None)
         if read_line is None:
             return run_undone(ex, "read", builtin, argv, [])
-        if bound is not None:
-            var = find("IFS")
-            refer = var is not None and var.attrs & ~EXPORT
-            for n in targets:  # (a loop, not any(): no generator made for each line)
-                v = find(n)
-                if v is not None and v.attrs & NAMEREF:
-                    refer = True
-            if refer:
-                return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
+        if bound is not None and _must_bind(find, targets):
+            return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
         try:  # (run_undone and _run_builtin inline: no redirection to undo, read is no special builtin)
             try:
                 return read_line(sh, argv, bound, raw, names, plain, array, delim, fd)
@@ -174,6 +233,20 @@ def ifs_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected
             return 1
 
     return read_compiled
+
+
+def _must_bind(find: Callable[[str], Var | None], targets: list[str]) -> bool:
+    """`IFS=TEXT read ...` must push its binding (exec_simple's way): IFS has attributes (readonly:
+    the binding fails; a reference, a case or integer IFS), or a name read into is a reference
+    now (it could lead to IFS)."""
+    var = find("IFS")
+    if var is not None and var.attrs & ~EXPORT:
+        return True
+    for n in targets:  # (a loop, not any(): no generator made for each line)
+        v = find(n)
+        if v is not None and v.attrs & NAMEREF:
+            return True
+    return False
 
 
 def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:

@@ -619,7 +619,13 @@ class Shell:
         return st.shopts.get(name, False)
 
     def ifs(self) -> str:
-        v = self.get_str("IFS")
+        # (get_str's work inline for a string value: read asks for IFS at every line it splits)
+        var = self.va.lookup("IFS")
+        if var is None:
+            return " \t\n"
+        v = var.value
+        if type(v) is not str:
+            v = self.get_str("IFS")  # (unset, or an array: its element 0)
         return " \t\n" if v is None else v
 
     def assign_default(self, name: str, sub: str | None, value: str) -> None:

@@ -825,10 +825,8 @@ class Variables:
             fields = fields + [""] * (count - len(fields))
         # (attributes that need set_var's way; so does `set -a`, which exports what it stores)
         other = -1 if state.opts["allexport"] else ~EXPORT
-        for k in range(count):
-            name = names[k]
-            value = fields[k]
-            if not plain[k]:
+        for name, value, is_plain in zip(names, fields, plain, strict=False):  # (as long: padded above)
+            if not is_plain:
                 self.set_var(name, value)
                 continue
             if name in local_names:  # (a scope above the globals may bind it: store_plain's search)
