@@ -23,7 +23,7 @@ from ..expand.stringfn import string_fn
 from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import IndexedArray
-from ..shvars.vars import ARRAY, EXPORT, NAMEREF, Var
+from ..shvars.vars import ARRAY, EXPORT, NAMEREF
 from ..syntax import ast as A
 from .builtin_table import loaded
 from .executor import assign_failed, builtin_failed
@@ -33,6 +33,7 @@ from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..shvars.vars import VarStore
     from .builtin_table import Builtin
     from .compiler import Code, Compiler
     from .executor import Executor
@@ -155,7 +156,7 @@ def read_code(
     sh = ex.sh
     begin_argv = ex.expander.begin_argv
     errexit_check = comp.ev.errexit_check
-    find = st.vars.find
+    store = st.vars
     plain = [n not in NOT_PLAIN for n in names]
     targets = names if array is None else [array]
     # (no word expands: the shape's words are literal text, none an array reference)
@@ -170,7 +171,7 @@ def read_code(
         read_line: ReadLine | None = getattr(builtin, "read_line", None)
         if read_line is None or len(words) > sh.rt.limits.max_arguments:
             return general()
-        if bound is not None and _must_bind(find, targets):
+        if bound is not None and _must_bind(store, targets):
             return general()  # (the binding pushed: _ifs_runner)
         # (builtin_cmd's bookkeeping: Compiler.simple()'s prologue, Budget.command inline)
         st.line = line
@@ -211,7 +212,7 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
     _read_shape's)."""
     raw, names, bound, array, delim, fd = shape
     assigns = cmd.assigns
-    find = ex.state.vars.find
+    store = ex.state.vars
     plain = [n not in NOT_PLAIN for n in names]
     targets = names if array is None else [array]
     sh = ex.sh
@@ -221,7 +222,7 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
         read_line: ReadLine | None = getattr(builtin, "read_line", None)
         if read_line is None:
             return run_undone(ex, "read", builtin, argv, [])
-        if bound is not None and _must_bind(find, targets):
+        if bound is not None and _must_bind(store, targets):
             return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
         try:  # (run_undone and _run_builtin inline: no redirection to undo, read is no special builtin)
             try:
@@ -235,10 +236,13 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
     return read_compiled
 
 
-def _must_bind(find: Callable[[str], Var | None], targets: list[str]) -> bool:
+def _must_bind(store: VarStore, targets: list[str]) -> bool:
     """`IFS=TEXT read ...` must push its binding (exec_simple's way): IFS has attributes (readonly:
     the binding fails; a reference, a case or integer IFS), or a name read into is a reference
     now (it could lead to IFS)."""
+    scopes = store.scopes
+    # (outside functions and bindings every name is a global: VarStore.find without its calls)
+    find = scopes[0].get if len(scopes) == 1 else store.find
     var = find("IFS")
     if var is not None and var.attrs & ~EXPORT:
         return True
