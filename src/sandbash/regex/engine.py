@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import re2 as _re2mod
 from re2 import _re2
@@ -794,6 +794,18 @@ class Regex:
             yield m
             prev_end = e
             pos = e
+
+    def searcher(self, subject: Any) -> Callable[[int], Match | None]:
+        """`search(subject, pos)` for a loop of searches of one subject at rising positions, as a
+        caller's own loop needs (ed's s///g): a long subject is converted once, not per search
+        (quadratic), and a position is counted on from the last search's."""
+        converted = self._convert_once(subject)
+        hint = [0, 0]
+
+        def search(pos: int) -> Match | None:
+            return self._run(_UNANCHORED, subject, pos, None, converted, hint)
+
+        return search
 
     def _convert_once(self, subject: Any) -> tuple[Any, bool] | None:
         """A long subject converted once for a loop of searches (the core remembers short ones)."""

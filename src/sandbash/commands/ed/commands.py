@@ -473,7 +473,7 @@ def _substitute(ed: Editor, c: _Cursor, addrs: list[int], warned: bool) -> None:
     while i <= second:
         ed.ctx.checkpoint()
         text = ed.lines[i - 1].text
-        new = _apply(rx, parts, text, count, every)
+        new = _apply(ed, rx, parts, text, count, every)
         if new is None:
             i += 1
             continue
@@ -582,35 +582,52 @@ def _sub_flags(ed: Editor, c: _Cursor) -> tuple[int, bool, str]:
     return count, every, flags
 
 
-def _apply(rx: Regex, parts: list[tuple[str, str]], text: str, count: int, every: bool) -> str | None:
+def _apply(
+    ed: Editor, rx: Regex, parts: list[tuple[str, str]], text: str, count: int, every: bool
+) -> str | None:
     """`text` with the count-th match (every match with g) replaced; None when that match is not
     there. GNU searches on from a match's end with `^` no longer matching (the text is searched
     behind a NUL for that); an empty match it would find again at the same place is, with g, an
-    endless loop (an error), and without g the count-th match too."""
+    endless loop (an error), and without g the count-th match too.
+    A line's matches can be millions (`s/a/&&&&/g` grows a line each time, `s/a/b/3000000`
+    counts): the searches share one conversion of the line, and every _MATCH_STEP matches the
+    time is charged to the deadline and the pieces built so far to max_memory."""
     out: list[str] = []
-    last = n = shift = 0
-    padded = "\0" + text
+    last = n = shift = seen = counted = size = 0
+    search = rx.searcher("\0" + text)
     m = rx.search(text)
-    while m is not None:
-        start, end = m.start() - shift, m.end() - shift
-        n += 1
-        nxt = None if end == len(text) else rx.search(padded, end + 1)
-        again = start == end and nxt is not None and nxt.start() == nxt.end() == end + 1
-        if again and every:
-            raise EdError("Infinite substitution loop")
-        if n >= count or again:
-            out.append(text[last:start])
-            out.extend(value if kind == "lit" else (m.group(int(value)) or "") for kind, value in parts)
-            last, n = end, max(n, count)
-            if not every:
+    with ed.ctx.hold_memory() as hold:
+        while m is not None:
+            seen += 1
+            if not seen % _MATCH_STEP:
+                ed.ctx.checkpoint(_MATCH_STEP)
+                # (a list slot is a pointer: 8 bytes a piece besides its text)
+                size += sum(map(len, out[counted:])) + 8 * (len(out) - counted)
+                counted = len(out)
+                hold.set(size)
+            start, end = m.start() - shift, m.end() - shift
+            n += 1
+            nxt = None if end == len(text) else search(end + 1)
+            again = start == end and nxt is not None and nxt.start() == nxt.end() == end + 1
+            if again and every:
+                raise EdError("Infinite substitution loop")
+            if n >= count or again:
+                out.append(text[last:start])
+                out.extend(value if kind == "lit" else (m.group(int(value)) or "") for kind, value in parts)
+                last, n = end, max(n, count)
+                if not every:
+                    break
+            if again:
                 break
-        if again:
-            break
-        m, shift = nxt, 1
-    if n < count:
-        return None
-    out.append(text[last:])
-    return "".join(out)
+            m, shift = nxt, 1
+        if n < count:
+            return None
+        out.append(text[last:])
+        return "".join(out)
+
+
+# matches of one substitution between two charges (the deadline, and memory for the pieces built)
+_MATCH_STEP = 1 << 12
 
 
 _TABLE: dict[str, Handler] = {

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from operator import itemgetter
 
 from ...limits import LimitExceeded, MemoryHold
-from ...stdio.streams import Stream, StreamError
+from ...stdio.streams import HELD_MIN, Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite, rewrites_in_place
@@ -460,22 +460,31 @@ def _open_inputs(ctx: Ctx, names: list[str]) -> list[tuple[str, Stream]]:
 
 
 def _records(ctx: Ctx, name: str, stream: Stream, sep: bytes) -> Iterator[list[bytes]]:
-    """Batches of records without separators."""
-    buf = b""
+    """Batches of records without separators. As in `Stream.lines`, the chunks of a record are
+    joined once its end is read (not `buf + chunk` per chunk, quadratic), and what is held of a
+    record while its end is awaited is charged to max_memory: input with no separator at all
+    (`tr -d '\\n' < /dev/zero | sort`) ends with that limit, not with the timeout."""
+    held: list[bytes] = []
+    size = 0
     try:
-        for chunk in read_chunks(ctx, stream):
-            if buf:
-                chunk = buf + chunk
-            parts = chunk.split(sep)
-            buf = parts.pop()
-            if parts:
-                yield parts
+        with MemoryHold(ctx.budget) as hold:
+            for chunk in read_chunks(ctx, stream):
+                if sep not in chunk:
+                    held.append(chunk)
+                    size += len(chunk)
+                    hold.set(size if size >= HELD_MIN else 0)
+                    continue
+                records = (b"".join(held) + chunk if held else chunk).split(sep)
+                rest = records.pop()
+                held, size = ([rest] if rest else []), len(rest)
+                hold.set(size if size >= HELD_MIN else 0)
+                yield records
     except (FsError, StreamError) as e:
         raise _die(ctx, f"read failed: {quotef(name)}: {strerror(e.errno or 5)}")
     finally:
         close_input(ctx, name, stream)
-    if buf:
-        yield [buf]
+    if held:
+        yield [b"".join(held)]
 
 
 def _lines(ctx: Ctx, name: str, stream: Stream, sep: bytes) -> Iterator[bytes]:
