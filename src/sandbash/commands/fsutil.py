@@ -556,6 +556,12 @@ class FileRewrite:
             with contextlib.suppress(FsError):
                 self.path = fs.realpath(path)
         self.original = fs.try_stat(self.path) if follow else fs.try_lstat(self.path)
+        # the permission bits the new file gets: those of the file a replaced link names, as GNU
+        # takes them from the input it opened (fstat), never the link's own 0777
+        named = self.original
+        if named is not None and named.mode & S_IFMT == S_IFLNK:
+            named = fs.try_stat(self.path)
+        self.mode = None if named is None else named.mode & 0o7777
         folder = dirname(self.path)
         rand = rng or random.Random()
         for _ in range(100):
@@ -578,8 +584,8 @@ class FileRewrite:
         swapped = False
         try:
             self.stream.close()
-            if self.original is not None:
-                fs.chmod(self.temp, self.original.mode & 0o7777)
+            if self.mode is not None:
+                fs.chmod(self.temp, self.mode)
             if backup is not None and self.original is not None:
                 self._move(self.path, backup)
             self._move(self.temp, self.path)
