@@ -203,7 +203,7 @@ class Numfmt:
         # finds the terminator), so `12 ` is a suffix refused without --from
         rest = rest.lstrip(" \t")
         letter = rest[:1]
-        if letter not in tuple(_SUFFIXES + "k") + ("",):
+        if letter not in tuple(_SUFFIXES) + ("",):  # (coreutils 9.1: upper case only, `1k` is refused)
             raise Invalid(f"invalid suffix in input: {quote(self.ctx, text)}")
         if self.from_ == "none":
             raise Invalid(f"rejecting suffix in input: {quote(self.ctx, text)} (consider using --from)")
