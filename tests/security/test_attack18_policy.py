@@ -1,6 +1,8 @@
 """Attack round 18 on the policy and the filesystem.
 
-Fell and fixed: `sed -i` and `gawk -i inplace` on a symbolic link replaced it with a file that
+Fell and fixed: `tar c -C DIR` of a directory tar cannot enter said "NAME: Cannot stat" per
+name and went on (GNU: "DIR: Cannot open", fatal; a refused one names its rule).
+`sed -i` and `gawk -i inplace` on a symbolic link replaced it with a file that
 had the link's own bits, 0777 (a private file behind a link came back world-writable and
 executable). GNU gives the new file the bits of the file the link named (FileRewrite).
 
@@ -128,3 +130,33 @@ def test_host_facts_are_the_sandboxs() -> None:
     host, user = socket.gethostname(), getpass.getuser()
     for fact in {host, user} - {"user", "sandbox", "root"}:
         assert fact not in r.stdout, fact
+
+
+# -------------------------------------------------------------- tar -C while creating
+
+TAR_DIRS = {
+    "no-grant": (
+        "tar cf t.tar -C /secret key",
+        "tar: /secret: Cannot open: Permission denied [policy: paths.no-grant]",
+    ),
+    "decide": (
+        "tar cf t.tar -C hiddend x",
+        "tar: hiddend: Cannot open: Permission denied [policy: decide]",
+    ),
+    "chained-into-no-grant": (
+        "tar cf t.tar -C /data -C ../secret key",
+        "tar: ../secret: Cannot open: Permission denied [policy: paths.no-grant]",
+    ),
+    "missing": (
+        "tar cf t.tar -C /workspace/nope ok",
+        "tar: /workspace/nope: Cannot open: No such file or directory",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAR_DIRS))
+def test_tar_create_names_a_refused_directory_and_stops(name: str) -> None:
+    script, said = TAR_DIRS[name]
+    r = sandbox().exec(script + "; echo rc=$?; wc -c < t.tar")
+    assert r.stderr == said + "\ntar: Error is not recoverable: exiting now\n", r.stderr
+    assert r.stdout == "rc=2\n0\n" and SECRET not in r.stdout

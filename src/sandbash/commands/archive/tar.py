@@ -143,6 +143,17 @@ class Tar:
         self.ctx.error("Error is not recoverable: exiting now")
         return Fatal()
 
+    def directory_base(self, directory: str) -> str:
+        """The absolute path of a -C directory. One tar cannot enter is fatal, named as given
+        (`DIR: Cannot open: ...`); one the policy refuses says so, with its rule, never "No such
+        file"."""
+        base = self.ctx.fs.abspath(directory)
+        if not self.ctx.fs.is_dir(base):
+            refused = self.ctx.fs.stat_error(base)
+            why = refused.message if refused is not None else "Not a directory"
+            raise self.fatal(f"{self.a.directory_text.get(directory, directory)}: Cannot open: {why}")
+        return base
+
     def child_fatal(self, message: str, who: str = "child") -> Fatal:
         """An error of the child GNU tar forks to open the archive when it runs a compression
         program (-z, -j, -J, ...): the child's two lines, then the parent's report of it. (The
@@ -504,8 +515,18 @@ def _create(tar: Tar, existing: bool | None = None) -> None:
                     _charge(tar, info.size if content is not None else 0)
                     tf.addfile(info, io.BytesIO(content.read()) if content is not None else None)
                     old[info.name.rstrip("/")] = info.mtime
+        bases: dict[str, str] = {}
         for cwd, name in tar.a.names:
-            base = ctx.fs.abspath(cwd) if cwd else ctx.cwd
+            base = ctx.cwd
+            if cwd:
+                if cwd not in bases:
+                    try:
+                        bases[cwd] = tar.directory_base(cwd)
+                    except Fatal:
+                        if existing is None:  # (GNU made the archive before it changed directory)
+                            tar.write_archive(b"")
+                        raise
+                base = bases[cwd]
             if tar.a.op == "u":
                 st = ctx.fs.try_stat(name if name.startswith("/") else base.rstrip("/") + "/" + name)
                 if (
@@ -697,14 +718,7 @@ def _mode(tar: Tar, mode: int) -> int:
 
 def _read(tar: Tar) -> None:
     ctx = tar.ctx
-    base = ctx.cwd
-    if tar.a.directory is not None:
-        base = ctx.fs.abspath(tar.a.directory)
-        if not ctx.fs.is_dir(base):
-            # (a directory the policy refuses says so, with its rule: never "No such file")
-            refused = ctx.fs.stat_error(base)
-            why = refused.message if refused is not None else "Not a directory"
-            raise tar.fatal(f"{tar.a.directory}: Cannot open: {why}")
+    base = ctx.cwd if tar.a.directory is None else tar.directory_base(tar.a.directory)
     wanted = [name for _, name in tar.a.names]
     used: set[str] = set()
     dirs: list[tuple[str, tarfile.TarInfo]] = []

@@ -145,6 +145,8 @@ class TarArgs:
     auto: bool = False
     verbose: int = 0
     directory: str | None = None
+    # the -C text that named each directory (a message names it as given, not as joined)
+    directory_text: dict[str, str] = field(default_factory=dict)
     names: list[tuple[str | None, str]] = field(default_factory=list)
     files_from: list[tuple[str | None, str]] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
@@ -181,7 +183,12 @@ class TarArgs:
         elif key == "verbose":
             self.verbose += 1
         elif key == "directory":
+            # a relative -C is taken from the one before it: GNU tar changes directory in turn
+            text = value or ""
+            if self.directory is not None and not text.startswith("/"):
+                value = self.directory.rstrip("/") + "/" + text
             self.directory = value
+            self.directory_text[value or ""] = text
         elif key == "strip":
             if value is None or not value.isdigit():
                 raise TarUsage(f"{value}: Invalid number of elements")
