@@ -686,6 +686,8 @@ def _run(
     status = 0
     # a syntax error names where the text came from: `bash: -c: line 1:`, `script.sh: line 8:`
     source = "-c" if sh.state.mode == "c" else None
+    if source:
+        sh.set_execution_string(script)
     try:
         try:
             if keep_exit_trap:

@@ -660,6 +660,10 @@ def _compound_precheck(sh: Shell, name: str, set_attrs: int, local: bool) -> Non
     goes on to report it again."""
     st = sh.state
     func = st.frames[-1][0] if st.frames and st.vars.function_scope() is not None else None
+    if func is not None and sh.va.noassign(name):
+        # (FUNCNAME, GROUPS, ...: the builtin then refuses it again)
+        sh.builtin_error(func, f"{name}: variable may not be assigned value")
+        return
     var = st.vars.find(name) if func is None or local else st.vars.globals.get(name)
     if var is None:
         return

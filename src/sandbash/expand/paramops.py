@@ -19,7 +19,22 @@ from .env import ExpansionError
 from .params import SliceArithError, parse_ref
 from .pattern import compile_pattern
 from .quoting import assoc_key, declare_quote, quote_reusable
-from .segments import BRK_SEG, EXP, LIT, QUO, Multi, Seg, Segs, Value, as_text, static_word
+from .segments import (
+    BRK_SEG,
+    DECL_WORDS,
+    EXP,
+    JOIN_IFS,
+    JOIN_IFS_DQ,
+    LIT,
+    ONE_NULL_IFS,
+    QUO,
+    Multi,
+    Seg,
+    Segs,
+    Value,
+    as_text,
+    static_word,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,7 +43,7 @@ if TYPE_CHECKING:
 
 # operator families bound once: reading a member off an Enum class costs about 0.2 us on 3.11,
 # a tenth of a ${x:-y}
-_TEST, _SLICE, _XFORM, _REPL = OpKind.TEST, OpKind.SLICE, OpKind.XFORM, OpKind.REPL
+_TEST, _SLICE, _XFORM, _REPL, _TRIM = OpKind.TEST, OpKind.SLICE, OpKind.XFORM, OpKind.REPL, OpKind.TRIM
 
 
 def apply_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_dq: bool) -> Value:
@@ -49,7 +64,11 @@ def apply_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in
         return ex._xform(p, op.op, base)
     fn = ex._op_function(op)
     if isinstance(base, Multi):
-        return Multi(each_charged(ex, fn, base.values), base.star)
+        if kind is _TRIM:  # (one word with a null IFS: an array's, not the positional parameters')
+            join = JOIN_IFS if p.name in ("@", "*") else JOIN_IFS | ONE_NULL_IFS
+        else:
+            join = JOIN_IFS_DQ
+        return Multi(each_charged(ex, fn, base.values), base.star, join)
     return fn(as_text(base) or "")
 
 
@@ -278,15 +297,17 @@ def slice_value(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, as_bytes: 
             sel = [arr.get(k) or "" for k in keys if k >= offset]
         else:
             if offset < 0:
-                offset += len(values)
+                offset += len(values) + isinstance(arr, AssocArray)
                 if offset < 0:
                     return Multi([], base.star)
+            if isinstance(arr, AssocArray) and offset:
+                offset -= 1  # bash counts an associative array's elements from 1 here (0 is 1)
             sel = values[offset:]
     if length is not None:
         if length < 0:
             raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", 1)
         sel = sel[:length]
-    return Multi(sel, base.star)
+    return Multi(sel, base.star, JOIN_IFS_DQ)
 
 
 def slice_text(ex: Expander, p: A.Param, op: A.ParamOp, s: str) -> str:
@@ -363,9 +384,16 @@ def _number_fn(ex: Expander, p: A.Param, word: A.Word) -> Callable[[Expander], i
 def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
     if letter in ("a", "A") and p.name in ("@", "*") and isinstance(base, Multi):
         if letter == "a":
-            return Multi(["" for _ in base.values], base.star)  # positional parameters have none
-        # ${@@A}: the `set --` command that makes these positional parameters
-        return Multi(["set", "--", *map(quote_reusable, base.values)] if base.values else [], base.star)
+            return Multi(["" for _ in base.values], base.star, JOIN_IFS)  # positional parameters have none
+        # ${@@A}: the `set --` command that makes these positional parameters; bash joins it with
+        # IFS's first character and splits it there again, quoted or not (on spaces: IFS null)
+        words = list(map(quote_reusable, base.values))
+        if words:
+            if ex.env.ifs()[:1] in ("", " "):
+                words[:0] = ["set", "--"]
+            else:
+                words[0] = "set -- " + words[0]
+        return Multi(words, base.star, JOIN_IFS)
     if letter in ("a", "A", "K", "k") and p.name not in ("@", "*"):
         var = ex.env.lookup(p.name)
         if (
@@ -380,7 +408,7 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
                 flat: list[str] = []
                 for k, val in items:
                     flat.extend([k, val])
-                return Multi(flat, p.sub == "*")
+                return Multi(flat, p.sub == "*", JOIN_IFS)
             if isinstance(v, AssocArray):
                 return "".join(f"{assoc_key(k)} {declare_quote(val)} " for k, val in items)
             return " ".join(f"{k} {declare_quote(val)}" for k, val in items)
@@ -405,7 +433,7 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
         return s
 
     if isinstance(base, Multi):
-        return Multi(each_charged(ex, one, base.values), base.star)
+        return Multi(each_charged(ex, one, base.values), base.star, JOIN_IFS)
     assert isinstance(base, str)
     return one(base)
 
@@ -432,10 +460,11 @@ def xform_declared(ex: Expander, p: A.Param, letter: str, base: Value, var: Var 
     flags = _attr_letters(var)
     if letter == "a":
         if isinstance(base, Multi) and (base.values or var.value is not None):
-            return Multi([flags for _ in base.values], base.star)
+            return Multi([flags for _ in base.values], base.star, JOIN_IFS)
         return flags
     if p.sub in ("@", "*") and isinstance(var.value, (IndexedArray, AssocArray)):
-        return ex._xform_var(p.name, var, letter)
+        # the words `declare -a a=(...)` (segments.DECL_WORDS)
+        return Multi(ex._xform_var(p.name, var, letter).split(" ", 2), p.sub == "*", DECL_WORDS)
     value = (base.values[0] if base.values else None) if isinstance(base, Multi) else as_text(base)
     if value is None:
         return f"declare -{flags} {p.name}" if flags else ""

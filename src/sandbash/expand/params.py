@@ -12,7 +12,7 @@ from .arith import ArithError
 from .arithwords import quote_subscript, subscript_error
 from .env import ExpansionError
 from .fastparam import remember
-from .segments import Multi, Value, as_text
+from .segments import JOIN_IFS, JOIN_IFS_DQ, ONE_NULL_IFS, Multi, Value, as_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,6 +76,8 @@ def general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var |
         if at and not _bad_transform_expands(ex, p, in_dq, shown, var):
             star = p.sub == "*" or (p.sub is None and p.name == "*")
             return Multi([], star) if p.sub in ("@", "*") or p.name in ("@", "*") else ""
+        if p.names_suffix == "msg":  # (an unclosed subscript in "...": the lexer's whole message)
+            raise ExpansionError(p.op.text, 1)
         # (bash reports a bad `@` operator of a set value as ${x:?} does: the shell ends)
         raise ExpansionError(f"{p.op.text}: bad substitution", 127 if at else 1)
     if prefix == "error" or prefix == "unparsed":
@@ -201,7 +203,7 @@ def base(ex: Expander, p: A.Param, var: Var | None = NOT_LOOKED) -> tuple[Value,
     env = ex.env
     if p.names_suffix:
         names = [n for n in env.var_names() if n.startswith(name)]
-        return Multi(names, p.names_suffix == "*"), name
+        return Multi(names, p.names_suffix == "*", JOIN_IFS), name
     c0 = name[0]
     if not (c0.isalpha() or c0 == "_"):
         # positional and special parameters
@@ -241,11 +243,12 @@ def base(ex: Expander, p: A.Param, var: Var | None = NOT_LOOKED) -> tuple[Value,
             if var is None or var.value is None:
                 return Multi([], sub == "*"), name
             val = var.value
+            join = ONE_NULL_IFS if sub == "*" else JOIN_IFS_DQ
             if isinstance(val, IndexedArray):
-                return Multi([str(k) for k in val.keys()], sub == "*"), name
+                return Multi([str(k) for k in val.keys()], sub == "*", join), name
             if isinstance(val, AssocArray):
-                return Multi(val.keys(), sub == "*"), name
-            return Multi(["0"], sub == "*"), name
+                return Multi(val.keys(), sub == "*", join), name
+            return Multi(["0"], sub == "*", join), name
         if var is None or var.value is None:
             # no elements, set -u or not: "${a[@]}" of an unset array is no word at all (bash 4.4
             # on; the operators see it as unset: `${a[@]-x}` is x)

@@ -31,14 +31,39 @@ BRK_SEG: Seg = ("", BRK)
 QNULL: Seg = ("", QUO)
 
 
+# How a multi-valued result joins where one string is wanted (an assignment's value, a
+# here-document) and splits unquoted: "$@" and "${a[@]}" themselves join with spaces; an
+# operator's result is made by bash's string_list_pos_params, which joins with IFS's first
+# character (a space when IFS is null) where:
+JOIN_IFS_DQ = 1  # quoted: ${a[@]/x/y}, ${a[@]:1}, ${a[@]^^}, ${!a[@]}
+JOIN_IFS = 2  # quoted or not: ${a[@]%x}, ${a[@]#x}, the ${a[@]@X} transforms, ${!pre@}
+ONE_NULL_IFS = 4  # unquoted with IFS null, one word joined with spaces: ${a[@]%x} of an array, ${!a[*]}
+# ${a[@]@A} of an array: the words `declare -a a=(...)`, one string joined with spaces except
+# where bash splits it again on spaces: quoted [@], or unquoted with IFS null
+DECL_WORDS = 8
+
+
 class Multi:
-    """A multi-valued expansion ("$@", "${a[@]}") or its "$*" form."""
+    """A multi-valued expansion ("$@", "${a[@]}") or its "$*" form; `join`: the bits above."""
 
-    __slots__ = ("values", "star")
+    __slots__ = ("values", "star", "join")
 
-    def __init__(self, values: list[str], star: bool) -> None:
+    def __init__(self, values: list[str], star: bool, join: int = 0) -> None:
         self.values = values
         self.star = star
+        self.join = join
+
+    def text(self, ifs: str, in_dq: bool, heredoc: bool = False) -> str:
+        """The values as one string (an assignment's value, "$*", a here-document's text: there
+        bash joins only "$*" with IFS)."""
+        join = self.join
+        if self.star and not join & DECL_WORDS:
+            return ifs[:1].join(self.values)
+        if heredoc:
+            return " ".join(self.values)
+        if join & JOIN_IFS or (join & JOIN_IFS_DQ and in_dq):
+            return (ifs[:1] or " ").join(self.values)
+        return " ".join(self.values)
 
 
 class Segs:

@@ -63,9 +63,9 @@ def string_fn(ex: Expander, word: A.Word) -> StrFn:
     return fn if fn is not None else partial(ex.string, word)
 
 
-def value_text(ex: Expander, value: Value) -> str:
+def value_text(ex: Expander, value: Value, in_dq: bool) -> str:
     """A parameter's value as the text a string holds ("$@" joined by spaces, "$*" by IFS's
-    first character), uncharged."""
+    first character: Multi.text), uncharged."""
     if type(value) is str:
         return value
     if value is None:
@@ -73,10 +73,10 @@ def value_text(ex: Expander, value: Value) -> str:
     if isinstance(value, Segs):
         return value.text()
     assert isinstance(value, Multi)
-    return (ex.env.ifs()[:1] if value.star else " ").join(value.values)
+    return value.text(ex.env.ifs(), in_dq, ex._in_heredoc)
 
 
-def value_string(ex: Expander, value: Value) -> str:
+def value_string(ex: Expander, value: Value, in_dq: bool) -> str:
     """A parameter's value as a word's whole string (Expander._param_string): a long value, or
     "$@" joined, charged."""
     if type(value) is str:
@@ -84,8 +84,8 @@ def value_string(ex: Expander, value: Value) -> str:
             ex._charge_text(len(value))
         return value
     if isinstance(value, Multi):
-        return ex._charged(value_text(ex, value))
-    return value_text(ex, value)
+        return ex._charged(value_text(ex, value, in_dq))
+    return value_text(ex, value, in_dq)
 
 
 def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
@@ -95,7 +95,7 @@ def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
         ex,
         p,
         in_dq,
-        partial(value_string if whole else value_text, ex),
+        partial(value_string if whole else value_text, ex, in_dq=in_dq),
         CHARGE_FROM if whole else sys.maxsize,
     )
 

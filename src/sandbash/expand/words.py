@@ -28,8 +28,10 @@ from .pattern import escape
 from .segments import (
     BRK_SEG,
     CHARGE_FROM,
+    DECL_WORDS,
     EXP,
     LIT,
+    ONE_NULL_IFS,
     PLAIN_PARTS,
     QNULL,
     QUO,
@@ -93,6 +95,7 @@ class Expander:
     def __init__(self, env: ExpandEnv) -> None:
         self.env = env
         self._at_empty = False
+        self._in_heredoc = False  # (Multi.text)
         # id(op) -> (op, extglob, the replacement's option bits, its function when its words are static)
         self._op_cache: dict[int, tuple[A.ParamOp, bool, int, Callable[[str], str] | None]] = {}
         # id(param) -> (param, its plan or None): the common shapes' short paths (fastparam.py)
@@ -444,7 +447,7 @@ class Expander:
             if len(value) > CHARGE_FROM:
                 self._charge_text(len(value))
             return value
-        return value_string(self, value)
+        return value_string(self, value, in_dq)
 
     def _charged(self, text: str) -> str:
         if len(text) > CHARGE_FROM:
@@ -455,7 +458,11 @@ class Expander:
         parts = word.parts
         if len(parts) == 1 and type(parts[0]) is A.Lit:
             return parts[0].text
-        return self._charged(self._join_parts(parts, True))
+        self._in_heredoc = True
+        try:
+            return self._charged(self._join_parts(parts, True))
+        finally:
+            self._in_heredoc = False
 
     def _join_parts(self, parts: tuple[A.Part, ...], in_dq: bool) -> str:
         """The text of `parts` with "$@" joined: what _parts(..., join_at=True)
@@ -467,7 +474,7 @@ class Expander:
                 out.append(p.text)  # type: ignore[union-attr]
             elif t is A.Param:
                 value = self.param(p, in_dq)  # type: ignore[arg-type]
-                out.append(value if type(value) is str else value_text(self, value))
+                out.append(value if type(value) is str else value_text(self, value, in_dq))
             elif t is A.DQ:
                 self._at_empty = False  # as _parts does
                 out.append(self._join_parts(p.parts, True))  # type: ignore[union-attr]
@@ -608,6 +615,8 @@ class Expander:
             return
         assert isinstance(value, Multi)
         values = value.values
+        if value.join and self._joined_segs(value, segs, in_dq, join_at):
+            return
         if not in_dq and not join_at and len(values) > 1:
             ifs = self.env.ifs()
             if nosplit2 and not value.star and ifs and ifs[0] != " ":
@@ -621,9 +630,7 @@ class Expander:
                 return
         if value.star:
             if in_dq or join_at:
-                ifs = self.env.ifs()
-                sep = ifs[:1]
-                segs.append((sep.join(values), flag))
+                segs.append((value.text(self.env.ifs(), in_dq), flag))
             else:
                 for i, v in enumerate(values):
                     if i:
@@ -640,6 +647,27 @@ class Expander:
             if i:
                 segs.append(BRK_SEG)
             segs.append((v, flag))
+
+    def _joined_segs(self, value: Multi, segs: list[Seg], in_dq: bool, join_at: bool) -> bool:
+        """An operator's result that bash joins into one string (segments.py's bits) where "$@"
+        would stay words: added to `segs` (True), or left to the general way (False)."""
+        flag = QUO if in_dq else EXP
+        if join_at:
+            segs.append((value.text(self.env.ifs(), in_dq, self._in_heredoc), flag))
+            return True
+        join = value.join
+        if join & DECL_WORDS:
+            # `declare -a a=(...)`: one string split as any unquoted value is, except that a null
+            # IFS, or a quoted [@] with IFS null or starting with a space, splits it on its spaces
+            ifs = self.env.ifs()
+            if (in_dq and (value.star or ifs[:1] not in ("", " "))) or (not in_dq and ifs):
+                segs.append((" ".join(value.values), flag))
+                return True
+            return False
+        if join & ONE_NULL_IFS and not in_dq and len(value.values) > 1 and not self.env.ifs():
+            segs.append((" ".join(value.values), flag))
+            return True
+        return False
 
 
 # Expander's methods from paramops.py (the operators of ${x op ...}), by attribute: the module is

@@ -307,6 +307,10 @@ class Shell:
             scope[name] = Var(None, READONLY | (EXPORT if name in env else 0))
         self.state.vars.readonly_names.update(OPTION_VARS)
 
+    def set_execution_string(self, text: str) -> None:
+        """`bash -c TEXT` sets BASH_EXECUTION_STRING to TEXT, a plain variable."""
+        self.state.vars.globals["BASH_EXECUTION_STRING"] = Var(text, 0)
+
     def out(self, text: str) -> None:
         stream = self.io.get(1)
         if stream is None or not stream.writable:
@@ -532,6 +536,8 @@ class Shell:
 
     def run_toplevel(self, text: str, source_name: str | None = "-c") -> int:
         """Run a whole script as the main shell: EXIT trap, exit status."""
+        if self.state.mode == "c":
+            self.set_execution_string(text)
         try:
             status = with_room(self.run_text, text, source_name, toplevel=True)  # (see framestack)
         except KilledBySignal as e:  # (a signal without a trap: the shell dies of it)

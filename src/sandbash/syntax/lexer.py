@@ -536,6 +536,8 @@ class WordReader:
             type(p) is A.Param and p.prefix == "bad" for p in parts
         ):
             _name_bad_in(parts, without_continuations(self.src[start_pos : self.pos], mode in (DQ, HEREDOC)))
+        if mode in (CMD, COND) and any(type(p) is A.DQ for p in parts):
+            name_unclosed_in(parts, lambda: without_continuations(self.src[start_pos : self.pos]))
         return parts
 
     def _cond_subscript_end(self) -> int:
@@ -1069,7 +1071,9 @@ class WordReader:
                 if close < 0:
                     raise self.error_eof("}", start_line)
                 self.pos = close + 1
-                return A.Param("", None, "bad", _bad_op(self.src[dollar : close + 1]), True)
+                # (inside "...", bash names the whole word: _name_unclosed_in)
+                mark = _UNCLOSED if in_dq and prefix != "#" else ""
+                return A.Param("", None, "bad", _bad_op(self.src[dollar : close + 1]), True, mark)
             sub = without_continuations(src[i + 1 : end])  # (as bash reads it: `${a[\\<newline>1]}`)
             if not sub:
                 return self._bad_param(dollar, i)  # `${a[]}`: no array reference (bash)
@@ -1706,6 +1710,33 @@ def _name_bad_in(parts: list[A.Part], text: str) -> None:
     for k, p in enumerate(parts):
         if type(p) is A.Param and p.prefix == "bad":
             parts[k] = A.Param(p.name, p.sub, "bad", _bad_op(text), True, p.names_suffix)
+
+
+# names_suffix of a bad substitution that is an unclosed subscript inside "..." (`"${a[}"`): bash
+# reports it as `bad substitution: no closing `}' in WORD`, WORD the whole word as written;
+# _WHOLE_MESSAGE: the op's text is then that message
+_UNCLOSED = "}"
+_WHOLE_MESSAGE = "msg"
+
+
+def name_unclosed_in(parts: list[A.Part], word_text: Callable[[], str]) -> bool:
+    """Name the word in the message of each unclosed subscript inside its "..." (again for the
+    argument of a declaration builtin: there bash names the whole `x="${a[}"`)."""
+    named = False
+    for k, p in enumerate(parts):
+        if type(p) is not A.DQ:
+            continue
+        inner = list(p.parts)  # type: ignore[union-attr]
+        found = False
+        for j, q in enumerate(inner):
+            if type(q) is A.Param and q.prefix == "bad" and q.names_suffix in (_UNCLOSED, _WHOLE_MESSAGE):
+                text = f"bad substitution: no closing `}}' in {word_text()}"
+                inner[j] = A.Param(q.name, q.sub, "bad", _bad_op(text), True, _WHOLE_MESSAGE)
+                found = True
+        if found:
+            parts[k] = A.DQ(tuple(inner))
+            named = True
+    return named
 
 
 def _default_word_tildes(p: A.Param) -> A.Param:

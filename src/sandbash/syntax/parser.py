@@ -27,6 +27,7 @@ from .lexer import (
     REGEX,
     WordReader,
     assignment_tildes,
+    name_unclosed_in,
     tilde_prefix,
 )
 from .reserved import RESERVED as _RESERVED
@@ -36,6 +37,17 @@ if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)
     from ..leanclass import dataclass
+
+
+def _named_unclosed(a: A.Assign) -> A.Assign:
+    """A declaration's argument `x="${a[}"`: bash's message names the whole argument."""
+    assert a.value is not None
+    parts = list(a.value.parts)
+    if not name_unclosed_in(parts, lambda: a.text):
+        return a
+    value = A.Word(tuple(parts), a.value.line, a.value.text, a.value.col)
+    return A.Assign(a.name, value, a.sub, a.append, a.array, a.text, a.subscript)
+
 
 _OPERATORS = (
     ";;&",
@@ -1188,6 +1200,8 @@ class Parser(WordReader):
                 assign = None if _subscript_spans(self.src, tok) else self.try_assignment(tok)
                 if assign is not None:
                     wline, wcol = self.line_col(tok.pos)
+                    if assign.value is not None and "${" in assign.text:
+                        assign = _named_unclosed(assign)
                     words.append(A.Word((A.AssignWord(assign),), wline, assign.text, wcol))
                     continue
             next_pos = self._alias_next_pos
