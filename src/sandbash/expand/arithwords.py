@@ -31,7 +31,7 @@ _SUBSCRIPT_QUOTE = str.maketrans({c: "\\" + c for c in _QUOTED})
 def subscript_error(e: ArithError) -> ExpansionError:
     """An arithmetic error in an indexed subscript: bash -c exits, a script goes on with its next
     line (and a `((`, `let` or `[[` around it does not name itself in the message)."""
-    return ExpansionError(e.render(), 1, exits=True)
+    return ExpansionError(e.render(), 1, exits=True, arith=True)
 
 
 def quote_subscript(text: str) -> str:
@@ -132,7 +132,7 @@ def nested_error(e: ArithError | ArithAssignError) -> ExpansionError:
     it, a readonly variable assigned in a `$(( ))` there): an expansion error, not the
     expression's own, as bash reports it (no `((: ` or `[[: ` before it) and acts on it (the
     command line is discarded, status 1)."""
-    return ExpansionError(e.render() if isinstance(e, ArithError) else e.message, 1)
+    return ExpansionError(e.render() if isinstance(e, ArithError) else e.message, 1, arith=True)
 
 
 def _expanded_eval(arith_eval: Callable[[str], int], text_fn: Callable[[], str]) -> int:

@@ -22,11 +22,19 @@ class ExpansionError(Exception):
     otherwise None (the command fails with status 1)."""
 
     def __init__(
-        self, message: str, fatal: int | None = 1, exits: bool = False, located: bool = True
+        self,
+        message: str,
+        fatal: int | None = 1,
+        exits: bool = False,
+        located: bool = True,
+        arith: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.fatal = fatal
+        # an arithmetic error while a word expanded (`$((1/0))`, `${s:1/0}`, a subscript): bash
+        # discards the command line with status 1 and goes on with the next, `set -e` or not
+        self.arith = arith
         # the message carries its own place (`command substitution: line 3: ...`): no `line N:`
         self.located = located
         # the whole shell ends, not just the command line (an arithmetic error

@@ -278,7 +278,7 @@ class Compiler:
                 try:
                     subject = subject_fn()
                 except ArithError as e:
-                    return failed(ExpansionError(e.render(), 1))
+                    return failed(ExpansionError(e.render(), 1, arith=True))
                 shopts = st.shopts
                 nocase = shopts["nocasematch"]
                 extglob = shopts["extglob"]
@@ -297,7 +297,7 @@ class Compiler:
                             else:
                                 continue
                         except ArithError as e:
-                            return failed(ExpansionError(e.render(), 1))
+                            return failed(ExpansionError(e.render(), 1, arith=True))
                     if body is not None:
                         status = body()
                         if status < 0:

@@ -35,18 +35,22 @@ class ContinueLoop(LoopControl):
 
 
 class ReturnFromFunction(ControlFlow):
-    def __init__(self, status: int) -> None:
+    def __init__(self, status: int, errexit: bool = True) -> None:
         super().__init__(status)
         self.status = status
+        # False: `set -e` does not see the discarded line fail (an arithmetic expansion error)
+        self.errexit = errexit
 
 
 class ExitShell(ControlFlow):
     """`exit`, or a fatal error in a non-interactive shell: ends the current
     (sub)shell with `status`."""
 
-    def __init__(self, status: int) -> None:
+    def __init__(self, status: int, errexit: bool = True) -> None:
         super().__init__(status)
         self.status = status
+        # False: `set -e` does not see the discarded line fail (an arithmetic expansion error)
+        self.errexit = errexit
 
 
 class KilledBySignal(ExitShell):
@@ -72,6 +76,8 @@ class AbortCommand(ControlFlow):
     (bad substitution, arithmetic error, failed assignment): the shell goes on
     with the next line of the script, as bash does."""
 
-    def __init__(self, status: int) -> None:
+    def __init__(self, status: int, errexit: bool = True) -> None:
         super().__init__(status)
         self.status = status
+        # False: `set -e` does not see the discarded line fail (an arithmetic expansion error)
+        self.errexit = errexit

@@ -482,7 +482,7 @@ class Evaluator:
         except ExpansionError as e:
             return self.expansion_failed(e)
         except ArithError as e:
-            return self.expansion_failed(ExpansionError(e.render(), 1))
+            return self.expansion_failed(ExpansionError(e.render(), 1, arith=True))
         nocase = st.shopts["nocasematch"]
         extglob = st.shopts["extglob"]
         status = 0
@@ -508,7 +508,7 @@ class Evaluator:
                     except ExpansionError as e:
                         return self.expansion_failed(e)
                     except ArithError as e:
-                        return self.expansion_failed(ExpansionError(e.render(), 1))
+                        return self.expansion_failed(ExpansionError(e.render(), 1, arith=True))
                 if not hit:
                     i += 1
                     continue
@@ -704,9 +704,9 @@ class Evaluator:
             # file or stdin discards the current command and goes on with the next one
             if st.mode == "c":
                 raise ExitShell(e.fatal or 1)
-            raise AbortCommand(e.fatal or 1)
+            raise AbortCommand(e.fatal or 1, errexit=False)
         if e.fatal is not None:
-            raise AbortCommand(e.fatal)
+            raise AbortCommand(e.fatal, errexit=not e.arith)
         st.last_status = 1
         self.errexit_check(1)
         return 1

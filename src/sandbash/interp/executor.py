@@ -200,7 +200,7 @@ class Executor:
         if isinstance(e, ExpansionError):
             return self.ev.expansion_failed(e)
         if isinstance(e, ArithError):
-            return self.ev.expansion_failed(ExpansionError(e.render(), 1))
+            return self.ev.expansion_failed(ExpansionError(e.render(), 1, arith=True))
         self.sh.error(e.message)
         self.state.last_status = 1
         if e.fatal:
@@ -240,7 +240,7 @@ class Executor:
             return 1
         self.pr.finish_procsubs(mark)
         if isinstance(e, ArithError):
-            e = ExpansionError(e.render(), 1)
+            e = ExpansionError(e.render(), 1, arith=True)
         return self.ev.expansion_failed(e)
 
     def run_argv(
@@ -477,7 +477,7 @@ class Executor:
         except ExpansionError as e:
             return self.ev.expansion_failed(e)
         except ArithError as e:
-            return self.ev.expansion_failed(ExpansionError(e.render(), 1))
+            return self.ev.expansion_failed(ExpansionError(e.render(), 1, arith=True))
         status = self.last_cmdsub_status if self.last_cmdsub_status is not None else 0
         if cmd.redirs:
             undo = self.rd.apply_redirects(cmd.redirs)

@@ -117,7 +117,7 @@ def loop_words(ev: Evaluator, node: A.For | A.Select) -> list[str] | int:
     except ExpansionError as e:
         return ev.expansion_failed(e)
     except ArithError as e:
-        return ev.expansion_failed(ExpansionError(e.render(), 1))
+        return ev.expansion_failed(ExpansionError(e.render(), 1, arith=True))
 
 
 def loop_header(keyword: str, node: A.For | A.Select) -> str:

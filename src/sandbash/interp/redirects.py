@@ -82,7 +82,7 @@ class Redirections:
     def expansion_failed(self, e: ExpansionError | ArithError, forked: bool = False) -> int:
         """A redirection's word failed to expand: reported as any expansion error (an arithmetic
         one with status 1); the status is the redirection's failure."""
-        err = ExpansionError(e.render(), 1) if isinstance(e, ArithError) else e
+        err = ExpansionError(e.render(), 1, arith=True) if isinstance(e, ArithError) else e
         self.failure = self.ev.expansion_failed(err, forked=forked)
         return self.failure
 

@@ -109,6 +109,14 @@ _FACADE: dict[str, str] = {
 
 
 _LINE_KEEPING_TRAPS = frozenset({"ERR", "DEBUG", "RETURN"})
+# the name a syntax error in a trap's text gives as its source (any other signal's: "trap")
+_TRAP_SOURCES = {
+    "EXIT": "exit trap",
+    "INT": "interrupt trap",
+    "ERR": "error trap",
+    "DEBUG": "debug trap",
+    "RETURN": "return trap",
+}
 
 
 class Shell:
@@ -385,7 +393,8 @@ class Shell:
 
         if e.message:  # (an error bash's parser reports nothing of itself: `[[ ]]`)
             self.write_err(f"{where(e.line)}{e.message}\n")
-        if e.source_line is not None:
+        if e.source_line is not None and not (st.opts["errexit"] and not st.errexit_ignored):
+            # (with `set -e` in force bash does not show the offending line)
             self.write_err(f"{where(e.line)}`{e.source_line}'\n")
         for message, line in e.extra:
             self.write_err(f"{where(line)}{message}\n")
@@ -397,14 +406,15 @@ class Shell:
         shell reading (FORCE_EOF), from eval and source too. `bash -c` ends with 127; a script
         or a subshell with the error's status: 2 at a script's top level, 1 in eval or source
         (bash's EX_BADSYNTAX, 257), and for a [[ ]] error, which sets none, the status before
-        the line or 1 for a 0."""
+        the line or 1 for a 0. Under `set -e` the status is 2, from eval and source too, and
+        bash -c's as well."""
         st = self.state
         if e.keep_status:
             status = st.last_status or 1
         else:
-            status = 2 if toplevel else 1
-        if st.mode == "c" and not st.subshell:
-            status = 127
+            status = 2 if toplevel or st.opts["errexit"] else 1
+        if st.mode == "c" and not st.subshell and not st.opts["errexit"]:
+            status = 127  # (under `set -e` bash -c exits with the error's status 2, as a script)
         st.last_status = status
         if toplevel:
             return status
@@ -495,7 +505,7 @@ class Shell:
                     skew = parser.line_at(max(parser.pos - 1, 0)) - st.line
                     if skew > 0:
                         parser.line_base -= skew
-                    if e.status and st.opts["errexit"]:
+                    if e.status and e.errexit and st.opts["errexit"]:
                         raise ExitShell(e.status) from None  # `set -e` sees the aborted line fail
             elif st.subshell:
                 self.run_list(node)  # (a subshell's discarded command ends the subshell)
@@ -586,7 +596,9 @@ class Shell:
             # an EXIT or signal handler is read as a text of its own, from line 1 (bash's
             # SEVAL_RESETLINE)
             base = max(st.line, 1) if signame in _LINE_KEEPING_TRAPS else 1
-            return self.run_text(handler, None, line_base=base)
+            # (a syntax error names the trap: `bash: exit trap: line 1: ...`, as bash's
+            # parse_and_execute is told)
+            return self.run_text(handler, _TRAP_SOURCES.get(signame, "trap"), line_base=base)
         finally:
             st.in_trap = saved_trap
             self.trap_status = outer_status

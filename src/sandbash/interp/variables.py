@@ -214,7 +214,7 @@ class ElementError(ExpansionError):
     def of(cls, e: ExpansionError) -> ExpansionError:
         if (type(e) is not ExpansionError and type(e) is not IntValueError) or not e.located:
             return e
-        return cls(e.message, e.fatal, e.exits)
+        return cls(e.message, e.fatal, e.exits, arith=e.arith)
 
 
 class IntValueError(ExpansionError):
@@ -1017,7 +1017,7 @@ class Variables:
             try:
                 index = self.eval_index(sub, cur, parsed, text=text_fn() if text_fn is not None else None)
             except ArithError as e:  # (bash -c exits, a script goes on with its next line)
-                raise ElementError.of(ExpansionError(e.render(), 1, exits=True)) from None
+                raise ElementError.of(ExpansionError(e.render(), 1, exits=True, arith=True)) from None
             except ExpansionError as e:
                 raise ElementError.of(e) from None
             except AssignError:
@@ -1186,7 +1186,7 @@ class Variables:
                     else:
                         index = eval_index(sub, cur, parsed, text=text)
             except ArithError as e:  # (bash -c exits, a script goes on with its next line)
-                raise ElementError.of(ExpansionError(e.render(), 1, exits=True)) from None
+                raise ElementError.of(ExpansionError(e.render(), 1, exits=True, arith=True)) from None
             except ExpansionError as e:
                 raise ElementError.of(e) from None
             except AssignError:
@@ -1291,7 +1291,7 @@ class Variables:
         try:
             index = self.eval_index(sub, arr, parsed)
         except ArithError as e:  # (bash -c exits, a script goes on with its next line)
-            raise ExpansionError(e.render(), 1, exits=True) from None
+            raise ExpansionError(e.render(), 1, exits=True, arith=True) from None
         except AssignError:
             raise AssignError(f"{name}[{sub}]: bad array subscript") from None
         if arr is not cur:
@@ -1482,7 +1482,7 @@ class Variables:
                 try:
                     index = self.eval_index(key, arr)
                 except ArithError as e:  # (bash -c exits, a script goes on with its next line)
-                    raise ExpansionError(e.render(), 1, exits=True) from None
+                    raise ExpansionError(e.render(), 1, exits=True, arith=True) from None
                 except AssignError:
                     # bash reports the element and goes on with the others
                     self.sh.error(f"[{key}]={value}: bad array subscript")
