@@ -14,7 +14,7 @@ from ..switches import TREE_WALKER
 from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .calls import call_function
-from .control import AbortCommand, ExitShell, LoopControl
+from .control import AbortCommand, ErrexitTriggered, ExitShell, LoopControl
 from .jobs import child_exited, fresh_table, release_ended, report_death, sole_command
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .variables import NOT_PLAIN, AssignError, valid_ref_target
@@ -143,7 +143,7 @@ class Evaluator:
             self.sh.run_trap_text(handler, "ERR")
             st.last_status = status
         if st.opts["errexit"] and not st.builtin_ignoring_errexit:  # (`set -e` in a tested eval)
-            raise ExitShell(status)
+            raise ErrexitTriggered(status)
 
     def _ignored(self, node: A.Command | A.CommandList) -> int:
         """Run with `set -e` suspended (conditions, non-final && || parts)."""

@@ -17,7 +17,15 @@ from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
 from .cmdsub import captured_text, direct_stage, direct_substitution, run_in_place
-from .control import AbortCommand, ExitShell, KilledBySignal, LoopControl, Replaced, ReturnFromFunction
+from .control import (
+    AbortCommand,
+    ErrexitTriggered,
+    ExitShell,
+    KilledBySignal,
+    LoopControl,
+    Replaced,
+    ReturnFromFunction,
+)
 from .executor import unparse_command
 from .jobs import (
     HOLDS,
@@ -253,6 +261,10 @@ class Processes:
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
             # (`( return 5 )` in a function ends the subshell, not the function)
             status = e.status
+            if type(e) is ErrexitTriggered and _reads_text(body):
+                # `eval '(exit 7)' | cat`, `source f &`: bash's forked builtin leaves its
+                # parse_and_execute on `set -e` with EXECUTION_FAILURE
+                status = 1
             if type(e) is ReturnFromFunction or type(e) is Replaced:
                 timed = 0  # (return and exec leave time_command without its report; exit does not)
             if self.sh.rt.signals:  # (`(exec kill -INT $BASHPID)`: what it sent itself ends it)
@@ -907,6 +919,16 @@ _NOT_SIGNALS = frozenset({"EXIT", "ERR", "DEBUG", "RETURN"})  # trap names that 
 
 # the kernel follows at most this many interpreters that are scripts themselves (then ELOOP)
 MAX_INTERPRETER_SCRIPTS = 4
+
+
+def _reads_text(body: object) -> bool:
+    """`body` is one simple command running eval, source or `.` (after builtin or command)."""
+    if type(body) is not A.SimpleCommand:
+        return False
+    for word in body.words:
+        if word.text not in ("builtin", "command"):
+            return word.text in ("eval", "source", ".")
+    return False
 
 
 def _stage_status(child: Shell, cmd: A.Command) -> int:
