@@ -270,6 +270,8 @@ def slice_value(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, as_bytes: 
         return cut.encode("latin-1").decode("utf-8", "surrogateescape")
     if isinstance(base, str) and star is None:
         return slice_text(ex, p, op, base)
+    if isinstance(base, Multi) and not base.values and p.name not in ("@", "*"):
+        return Multi([], base.star)  # an array without elements: bash evaluates neither number
     offset = ex._slice_number(p, op.arg)
     if not ex._offset_in_range(p, base, offset):
         return Multi([], star) if star is not None else ""  # length is not evaluated
