@@ -189,7 +189,7 @@ def test_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_
     if letter == "=":
         if p.name in ("@", "*") or p.name[0].isdigit() or p.name in ("#", "?", "$", "!", "-"):
             raise ExpansionError(f"${p.name}: cannot assign in this way")
-        value = ex.string(op.arg) if op.arg is not None else ""
+        value = ex.value(op.arg) if op.arg is not None else ""
         name, sub, parsed = p.name, p.sub, p.subscript
         ref = ex.env.nameref_target(name)
         if ref is not None:

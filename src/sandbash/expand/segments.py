@@ -53,13 +53,15 @@ class Multi:
         self.star = star
         self.join = join
 
-    def text(self, ifs: str, in_dq: bool, heredoc: bool = False) -> str:
-        """The values as one string (an assignment's value, "$*", a here-document's text: there
-        bash joins only "$*" with IFS)."""
+    def text(self, ifs: str, in_dq: bool, ifs_joins: bool = False) -> str:
+        """The values as one string. "$*" joins with IFS's first character everywhere; the
+        operators' results (the bits above) only where `ifs_joins`: an assignment's value or a
+        here-string (Expander.value); in the other places that want one string (`[[ ]]`, `case`,
+        patterns, an operator's word, a here-document, a subscript) bash joins them with spaces."""
         join = self.join
         if self.star and not join & DECL_WORDS:
             return ifs[:1].join(self.values)
-        if heredoc:
+        if not ifs_joins:
             return " ".join(self.values)
         if join & JOIN_IFS or (join & JOIN_IFS_DQ and in_dq):
             return (ifs[:1] or " ").join(self.values)

@@ -36,6 +36,14 @@ if TYPE_CHECKING:
 StrFn = Callable[[], str]
 
 
+def value_fn(ex: Expander, word: A.Word) -> StrFn:
+    """What `ex.value(word)` gives (an assignment's value), as a closure: string_fn's, unless the
+    word can hold a multi-valued result (an `@` or `*` in it), which Expander.value expands."""
+    if "@" in word.text or "*" in word.text:
+        return partial(ex.value, word)
+    return string_fn(ex, word)
+
+
 def string_fn(ex: Expander, word: A.Word) -> StrFn:
     """What `ex.string(word)` gives, as a closure (Expander.string itself for other shapes)."""
     parts = word.parts
@@ -73,7 +81,7 @@ def value_text(ex: Expander, value: Value, in_dq: bool) -> str:
     if isinstance(value, Segs):
         return value.text()
     assert isinstance(value, Multi)
-    return value.text(ex.env.ifs(), in_dq, ex._in_heredoc)
+    return value.text(ex.env.ifs(), in_dq, ex._ifs_joins)
 
 
 def value_string(ex: Expander, value: Value, in_dq: bool) -> str:

@@ -95,7 +95,7 @@ class Expander:
     def __init__(self, env: ExpandEnv) -> None:
         self.env = env
         self._at_empty = False
-        self._in_heredoc = False  # (Multi.text)
+        self._ifs_joins = False  # (Multi.text: expanding an assignment's value or a here-string)
         # id(op) -> (op, extglob, the replacement's option bits, its function when its words are static)
         self._op_cache: dict[int, tuple[A.ParamOp, bool, int, Callable[[str], str] | None]] = {}
         # id(param) -> (param, its plan or None): the common shapes' short paths (fastparam.py)
@@ -458,11 +458,32 @@ class Expander:
         parts = word.parts
         if len(parts) == 1 and type(parts[0]) is A.Lit:
             return parts[0].text
-        self._in_heredoc = True
-        try:
+        if not self._ifs_joins:
             return self._charged(self._join_parts(parts, True))
+        return self.spaced(lambda: self._charged(self._join_parts(parts, True)))
+
+    def spaced(self, expand: Callable[[], str]) -> str:
+        """`expand()` with multi-valued results joined by spaces again, inside a value (a pattern
+        or subscript in it, the commands of a `$( )` in it: bash joins there as anywhere)."""
+        if not self._ifs_joins:
+            return expand()
+        self._ifs_joins = False
+        try:
+            return expand()
         finally:
-            self._in_heredoc = False
+            self._ifs_joins = True
+
+    def value(self, word: A.Word) -> str:
+        """An assignment's value or a here-string's text: `string`, except that an operator's
+        multi-valued result (`${a[@]%.txt}`, `"${!a[@]}"`) joins with IFS's first character, as
+        bash's string_list_pos_params does there (Multi.text: elsewhere spaces)."""
+        if self._ifs_joins:
+            return self.string(word)
+        self._ifs_joins = True
+        try:
+            return self.string(word)
+        finally:
+            self._ifs_joins = False
 
     def _join_parts(self, parts: tuple[A.Part, ...], in_dq: bool) -> str:
         """The text of `parts` with "$@" joined: what _parts(..., join_at=True)
@@ -487,6 +508,8 @@ class Expander:
 
     def pattern(self, word: A.Word) -> str:
         """A pattern string: quoted characters escaped with backslashes."""
+        if self._ifs_joins:
+            return self.spaced(lambda: self.pattern(word))
         segs: list[Seg] = []
         self._parts(word.parts, segs, False, join_at=True)
         return "".join(escape(t) if f == QUO else t for t, f in segs)
@@ -653,7 +676,7 @@ class Expander:
         would stay words: added to `segs` (True), or left to the general way (False)."""
         flag = QUO if in_dq else EXP
         if join_at:
-            segs.append((value.text(self.env.ifs(), in_dq, self._in_heredoc), flag))
+            segs.append((value.text(self.env.ifs(), in_dq, self._ifs_joins), flag))
             return True
         join = value.join
         if join & DECL_WORDS:

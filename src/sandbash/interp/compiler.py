@@ -43,7 +43,15 @@ from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site
 from ..expand.segments import static_word
-from ..expand.stringfn import arith_step, dq_param_step, dq_word_step, join_fn, string_fn, unquoted_param_step
+from ..expand.stringfn import (
+    arith_step,
+    dq_param_step,
+    dq_word_step,
+    join_fn,
+    string_fn,
+    unquoted_param_step,
+    value_fn,
+)
 from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
 from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
@@ -792,7 +800,9 @@ class Compiler:
                 a = parts[0].assign
                 if a.array is not None or a.sub is not None or a.append:
                     return None
-                words.append((a.name, self._string_fn(a.value) if a.value is not None else _no_text))
+                words.append(
+                    (a.name, value_fn(self.ev.expander, a.value) if a.value is not None else _no_text)
+                )
                 continue
             text = _literal_word(w)
             if not text or text[0] in "-+" or "=" in text or "[" in text:
@@ -955,12 +965,12 @@ class Compiler:
         name = _literal_word(words[0]) if words else None
         value = None
         if not words and len(cmd.assigns) == 1 and cmd.assigns[0].value is not None:
-            value = self._string_fn(cmd.assigns[0].value)
+            value = value_fn(self.ev.expander, cmd.assigns[0].value)
         return Plan(argv, name, value)
 
     def _string_fn(self, word: A.Word) -> Callable[[], str]:
-        """A word expanded as one string (an assignment's value, a `case` subject): its shape
-        decided now (expand/stringfn.py)."""
+        """A word expanded as one string (a `case` subject): its shape decided now
+        (expand/stringfn.py; an assignment's value is value_fn's)."""
         return string_fn(self.ev.expander, word)
 
     def _argv_fn(self, words: tuple[A.Word, ...]) -> Callable[[], list[str]]:

@@ -148,7 +148,7 @@ class Executor:
             a = cmd.assigns[0]
             if a.value is not None and a.array is None and not st.opts["xtrace"]:
                 value_fn = plan.value if plan is not None and plan.value is not None else None
-                return self.assign_one(a, value_fn or partial(self.expander.string, a.value), mark)
+                return self.assign_one(a, value_fn or partial(self.expander.value, a.value), mark)
         try:
             gates = rt.gates
             argv_fn = plan.argv if plan is not None else None
@@ -362,7 +362,7 @@ class Executor:
         if a.array is None and a.sub is None and not a.append:
             # `local x=$y`, `declare n=1`: the commonest form
             name = a.name
-            value = self.expander.string(a.value) if a.value is not None else ""
+            value = self.expander.value(a.value) if a.value is not None else ""
             obj = AssignArg(name + "=" + value)
             obj.name = name
             obj.value = value
@@ -390,7 +390,7 @@ class Executor:
             if assoc is None:
                 assoc = self.va.is_assoc(a.name)
             return a.name, a.sub, a.append, "", self.expand_array_items(a.array, assoc, declared)
-        value = self.expander.string(a.value) if a.value is not None else ""
+        value = self.expander.value(a.value) if a.value is not None else ""
         return a.name, a.sub, a.append, value, None
 
     def expand_array_items(

@@ -193,7 +193,7 @@ class Redirections:
             return self._bind(r, 0, stream, undo, opened=None)
         assert isinstance(target, A.Word)
         if op == "<<<":
-            return self.here_string(r, self.expander.string(target), undo)
+            return self.here_string(r, self.expander.value(target), undo)
         if op in ("<&", ">&"):
             default_fd = 0 if op == "<&" else 1
             spec = self.expander.string(target)

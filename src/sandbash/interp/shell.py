@@ -950,6 +950,8 @@ class Shell:
         return fn(ev)
 
     def command_sub(self, sub: A.CmdSub) -> str:
+        if self.expander._ifs_joins:  # (in an assignment's value: the commands expand as anywhere)
+            return self.expander.spaced(lambda: self.command_sub(sub))
         st = self.state
         # with an alias, or a text of several lines (whose first may define one), its text is
         # read again with the aliases of now, as bash's child reads it (aliasrun.py)
