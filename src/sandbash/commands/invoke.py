@@ -99,7 +99,7 @@ def invoke(
             status = record.run(ctx)
         except CommandExit as e:
             status = e.status
-        return _close_stdin(record, ctx, err, name, status)
+        return _close_stdin(record, ctx, err, status)
     except MemoryError:
         # what slipped past the charged seams is still the memory limit, never an internal error
         raise LimitExceeded(LimitKind.MAX_MEMORY, caps.budget.limits.max_memory) from None
@@ -113,7 +113,7 @@ def invoke(
         return 1
     except StreamReadError as e:  # `cmd < dir`: a read that failed, in the words most GNU tools use
         _say(err, f"{name()}: read error: {e.strerror}\n")
-        return _close_stdin(record, ctx, err, name, 1)
+        return _close_stdin(record, ctx, err, 1)
     except StreamError as e:  # stdout closed (`>&-`) or not writable: GNU's write error
         _say(err, f"{name()}: write error: {e.strerror}\n")
         return 1
@@ -122,11 +122,9 @@ def invoke(
         return 1
 
 
-def _close_stdin(
-    record: CommandRecord, ctx: Ctx, err: Stream | None, name: Callable[[], str], status: int
-) -> int:
+def _close_stdin(record: CommandRecord, ctx: Ctx, err: Stream | None, status: int) -> int:
     """The status after the tool's close of standard input (its record's `stdin_close`): closing a
-    closed fd 0 fails with EBADF, `NAME: WHAT: Bad file descriptor` after its output, status 1."""
+    closed fd 0 fails with EBADF, `PROG: WHAT: Bad file descriptor` after its output, status 1."""
     what = record.stdin_close
     if what is None or not ctx.read_stdin or not isinstance(ctx.stdin, ClosedStream):
         return status
