@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 
 from ..stdio.streams import NullStream, Stream
-from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
+from ..vfs.base import NS, S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat, seconds_to_ns
 from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FileStream, FsView
 from ..vfs.mount import MountInfo
@@ -413,15 +413,10 @@ def to_datetime(t: float, tz: _dt.tzinfo) -> _dt.datetime:
     return _dt.datetime.fromtimestamp(math.floor(t), tz)
 
 
-def nanos(t: float) -> int:
-    frac = t - math.floor(t)
-    return min(round(frac * 1_000_000_000), 999_999_999)
-
-
-def format_full_time(t: float, tz: _dt.tzinfo) -> str:
-    """`2024-01-02 03:04:05.000000000 +0000` (stat, ls --full-time)."""
-    d = to_datetime(t, tz)
-    return d.strftime("%Y-%m-%d %H:%M:%S") + f".{nanos(t):09d} " + d.strftime("%z")
+def format_full_time(ns: int, tz: _dt.tzinfo) -> str:
+    """`2024-01-02 03:04:05.123456789 +0000` (stat, ls --full-time, du --time) of a time in nanoseconds."""
+    d = to_datetime(ns // NS, tz)
+    return d.strftime("%Y-%m-%d %H:%M:%S") + f".{ns % NS:09d} " + d.strftime("%z")
 
 
 def ls_time(t: float, now: float, tz: _dt.tzinfo) -> str:
@@ -664,17 +659,21 @@ def descriptor_stat(ctx: Ctx, path: str, follow: bool) -> Stat | None:
     stream = ctx.fds.get(fd)
     if stream is None:
         raise FsError(errno.ENOENT, path)
-    now = ctx.clock()
+    now = seconds_to_ns(ctx.clock())
     uid, gid = ctx.identity.uid, ctx.identity.gid
     if not follow:
         perm = 0o100 | (0o400 if stream.readable else 0) | (0o200 if stream.writable else 0)
-        return Stat(S_IFLNK | perm, 64, uid=uid, gid=gid, atime=now, mtime=now, ctime=now, dev=PROC_DEV)
+        return Stat(
+            S_IFLNK | perm, 64, uid=uid, gid=gid, atime_ns=now, mtime_ns=now, ctime_ns=now, dev=PROC_DEV
+        )
     target = getattr(stream, "path", "") or getattr(stream, "dir_path", None) or ""
     if not target and isinstance(stream, NullStream):
         target = "/dev/null"
     if target:
         return ctx.fs.stat(target)
-    return Stat(S_IFIFO | 0o600, 0, ino=0x10000 + fd, uid=uid, gid=gid, atime=now, mtime=now, ctime=now)
+    return Stat(
+        S_IFIFO | 0o600, 0, ino=0x10000 + fd, uid=uid, gid=gid, atime_ns=now, mtime_ns=now, ctime_ns=now
+    )
 
 
 def input_is_output(ctx: Ctx, stream: Stream, unread_only: bool = False) -> bool:

@@ -125,7 +125,7 @@ def unary_test(env: TestEnv, op: str, arg: str) -> bool:
     if op == "-G":
         return st.gid == env.gid
     if op == "-N":
-        return st.mtime > st.atime
+        return st.mtime_ns > st.atime_ns
     return False
 
 
@@ -133,9 +133,9 @@ def file_compare(env: TestEnv, op: str, a: str, b: str) -> bool:
     sa = env.stat(a)
     sb = env.stat(b)
     if op == "-nt":
-        return sa is not None and (sb is None or sa.mtime > sb.mtime)
+        return sa is not None and (sb is None or sa.mtime_ns > sb.mtime_ns)
     if op == "-ot":
-        return sb is not None and (sa is None or sa.mtime < sb.mtime)
+        return sb is not None and (sa is None or sa.mtime_ns < sb.mtime_ns)
     # -ef
     return sa is not None and sb is not None and sa.ino == sb.ino and sa.dev == sb.dev
 

@@ -18,7 +18,7 @@ import errno
 import posixpath
 from collections.abc import Callable, Iterator
 
-from ..vfs.base import S_IFCHR, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG
+from ..vfs.base import S_IFCHR, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG, seconds_to_ns
 from ..vfs.errors import FsError
 from ..vfs.memory import Inode, MemoryFs
 from ..vfs.overlay import OverlayFs
@@ -70,8 +70,8 @@ def image(fs: MemoryFs, *, overlay: OverlayFs | None = None) -> dict[str, Any]:
                 "mode": node.mode & 0o7777,
                 "uid": node.uid,
                 "gid": node.gid,
-                "mtime": node.mtime,
-                "atime": node.atime,
+                "mtime_ns": node.mtime_ns,
+                "atime_ns": node.atime_ns,
             }
             if kind != "d" and node.nlink > 1 and node.ino in first:
                 entry = {"path": path, "kind": "h", "of": first[node.ino]}
@@ -84,7 +84,7 @@ def image(fs: MemoryFs, *, overlay: OverlayFs | None = None) -> dict[str, Any]:
                 entry["rdev"] = node.rdev
             nodes.append(entry)
         out: dict[str, Any] = {
-            "root": {"mode": root.mode & 0o7777, "uid": root.uid, "gid": root.gid, "mtime": root.mtime},
+            "root": {"mode": root.mode & 0o7777, "uid": root.uid, "gid": root.gid, "mtime_ns": root.mtime_ns},
             "nodes": nodes,
         }
     if overlay is not None:
@@ -140,12 +140,27 @@ def _attrs(fs: MemoryFs, path: str, entry: dict[str, Any], what: str) -> None:
     mode = check_int(entry.get("mode"), f"{what} mode", 0, 0o7777)
     uid = check_int(entry.get("uid"), f"{what} uid", 0, 1 << 31)
     gid = check_int(entry.get("gid"), f"{what} gid", 0, 1 << 31)
-    mtime = check_float(entry.get("mtime"), f"{what} mtime")
-    atime = check_float(entry.get("atime", mtime), f"{what} atime")
+    mtime = _time(entry, "mtime", None, what)
+    atime = _time(entry, "atime", mtime, what)
     node = fs._node(path)
     node.mode = (node.mode & S_IFMT) | mode
     node.uid, node.gid = uid, gid
-    node.atime, node.mtime = atime, mtime
+    node.atime_ns, node.mtime_ns = atime, mtime
+
+
+def _time(entry: dict[str, Any], key: str, default: int | None, what: str) -> int:
+    """A time in nanoseconds: `<key>_ns` as images are written, or the float seconds of `<key>`
+    that images written before nanoseconds hold (they stay loadable); each one present is checked."""
+    found: int | None = None
+    if key in entry:
+        found = seconds_to_ns(check_float(entry[key], f"{what} {key}"))
+    if f"{key}_ns" in entry:
+        found = check_int(entry[f"{key}_ns"], f"{what} {key}_ns", -(10**20), 10**20)
+    if found is not None:
+        return found
+    if default is not None:
+        return default
+    raise SnapshotError(f"{what} {key}: expected a time")
 
 
 def _add(fs: MemoryFs, entry: object, what: str, seen: set[str], lower: OverlayFs | None) -> None:

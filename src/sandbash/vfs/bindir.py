@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 FSTYPE = "sandbash-bin"  # hidden from `mount`/`df`: on a real system these directories are not mounts
 COMMAND_DIRS = ("/bin", "/usr/bin")
 SHELL_NAMES = ("bash", "sh")  # run by the interpreter itself, not the command table
-_BOOT_TIME = 1_700_000_000.0  # a fixed, plausible install time: listing is deterministic
+_BOOT_TIME = 1_700_000_000 * 1_000_000_000  # a fixed, plausible install time: listing is deterministic
 
 
 def stub(name: str) -> bytes:
@@ -85,9 +85,9 @@ class CommandDir:
                 nlink=2,
                 uid=0,
                 gid=0,
-                atime=_BOOT_TIME,
-                mtime=_BOOT_TIME,
-                ctime=_BOOT_TIME,
+                atime_ns=_BOOT_TIME,
+                mtime_ns=_BOOT_TIME,
+                ctime_ns=_BOOT_TIME,
             )
         name = self._entry(path)
         return Stat(
@@ -96,9 +96,9 @@ class CommandDir:
             ino=3 + sum(name.encode()),
             uid=0,
             gid=0,
-            atime=_BOOT_TIME,
-            mtime=_BOOT_TIME,
-            ctime=_BOOT_TIME,
+            atime_ns=_BOOT_TIME,
+            mtime_ns=_BOOT_TIME,
+            ctime_ns=_BOOT_TIME,
         )
 
     def readlink(self, path: str) -> str:

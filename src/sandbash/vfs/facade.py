@@ -881,8 +881,9 @@ class Vfs:
             raise FsError(e.code, path)
 
     def utime(
-        self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True
+        self, path: str, atime_ns: int | None = None, mtime_ns: int | None = None, follow: bool = True
     ) -> None:
+        """Set a file's times in integer nanoseconds; None keeps that time as it is."""
         canon = self._resolve_change(path, FileOp.WRITE, follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
@@ -892,7 +893,11 @@ class Vfs:
                     raise FsError(errno.EPERM, path)
                 self._need(st, 2, path)
                 return
-            self.tree.utime(canon, st.atime if atime is None else atime, st.mtime if mtime is None else mtime)
+            self.tree.utime(
+                canon,
+                st.atime_ns if atime_ns is None else atime_ns,
+                st.mtime_ns if mtime_ns is None else mtime_ns,
+            )
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -1072,9 +1077,9 @@ class FsView:
         self.vfs.chown(self.abspath(path), uid, gid, follow)
 
     def utime(
-        self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True
+        self, path: str, atime_ns: int | None = None, mtime_ns: int | None = None, follow: bool = True
     ) -> None:
-        self.vfs.utime(self.abspath(path), atime, mtime, follow)
+        self.vfs.utime(self.abspath(path), atime_ns, mtime_ns, follow)
 
     def truncate(self, path: str, size: int) -> None:
         self.vfs.truncate(self.abspath(path), size)

@@ -119,9 +119,9 @@ def to_stat(s: os.stat_result, uid: int, gid: int) -> Stat:
         nlink=s.st_nlink,
         uid=uid,
         gid=gid,
-        atime=s.st_atime,
-        mtime=s.st_mtime,
-        ctime=s.st_ctime,
+        atime_ns=s.st_atime_ns,
+        mtime_ns=s.st_mtime_ns,
+        ctime_ns=s.st_ctime_ns,
         dev=s.st_dev,
         rdev=s.st_rdev,
     )
@@ -574,8 +574,8 @@ class HostTree:
         finally:
             os.close(pfd)
 
-    def utime(self, path: str, atime: float, mtime: float) -> None:
-        ns = (int(atime * 1e9), int(mtime * 1e9))
+    def utime(self, path: str, atime_ns: int, mtime_ns: int) -> None:
+        ns = (atime_ns, mtime_ns)
         with self.at(path) as (fd, name):
             if not name:
                 os.utime(fd, ns=ns)

@@ -26,6 +26,7 @@ from .base import (
     FileSource,
     Stat,
     check_replace,
+    ns_clock,
     split_path,
 )
 from .errors import FsError
@@ -45,9 +46,9 @@ class Inode:
         "mode",
         "uid",
         "gid",
-        "atime",
-        "mtime",
-        "ctime",
+        "atime_ns",
+        "mtime_ns",
+        "ctime_ns",
         "ino",
         "nlink",
         "data",
@@ -58,12 +59,12 @@ class Inode:
         "rdev",
     )
 
-    def __init__(self, mode: int, ino: int, uid: int, gid: int, now: float) -> None:
+    def __init__(self, mode: int, ino: int, uid: int, gid: int, now: int) -> None:
         self.mode = mode
         self.ino = ino
         self.uid = uid
         self.gid = gid
-        self.atime = self.mtime = self.ctime = now
+        self.atime_ns = self.mtime_ns = self.ctime_ns = now
         self.nlink = 1
         self.data: bytearray | None = None
         self.entries: dict[str, Inode] | None = None
@@ -91,7 +92,7 @@ class MemHandle:
         if not self.readable:
             raise FsError(errno.EBADF)
         node = self.node
-        node.atime = self.fs.clock()
+        node.atime_ns = self.fs.clock_ns()
         if node.data is None and node.source is not None:
             # stream from the source: a big lower file is never held whole
             if self._src is None:
@@ -124,7 +125,7 @@ class MemHandle:
                 data.extend(bytes(pos - len(data)))
             data[pos:end] = chunk
             self.pos = end
-            self.node.mtime = self.node.ctime = fs.clock()
+            self.node.mtime_ns = self.node.ctime_ns = fs.clock_ns()
         return len(chunk)
 
     def seek(self, pos: int, whence: int = 0) -> int:
@@ -165,9 +166,10 @@ class MemoryFs:
     ) -> None:
         self.lock = _thread.RLock()
         self.clock = clock
+        self.clock_ns = ns_clock(clock)
         self.quota = quota or DiskQuota()
         self._next_ino = 2
-        self.root = Inode(S_IFDIR | 0o755, 2, uid, gid, clock())
+        self.root = Inode(S_IFDIR | 0o755, 2, uid, gid, self.clock_ns())
         self.root.entries = {}
         self.root.nlink = 2
         self.uid = uid
@@ -207,7 +209,7 @@ class MemoryFs:
         return parent.entries, parent, parts[-1]
 
     def _new(self, mode: int, uid: int, gid: int) -> Inode:
-        return Inode(mode, self._ino(), uid, gid, self.clock())
+        return Inode(mode, self._ino(), uid, gid, self.clock_ns())
 
     def _loaded(self, node: Inode) -> bytearray:
         """The content for reading; an embedder's loader runs now (its bytes
@@ -320,7 +322,7 @@ class MemoryFs:
             self.quota.charge(name_cost(name), 1)
             node = self._new(S_IFREG | (st.mode & 0o7777), st.uid, st.gid)
             node.source = source
-            node.atime, node.mtime, node.ctime = st.atime, st.mtime, st.ctime
+            node.atime_ns, node.mtime_ns, node.ctime_ns = st.atime_ns, st.mtime_ns, st.ctime_ns
             entries[name] = node
 
     def _drop(self, node: Inode, name: str) -> None:
@@ -334,7 +336,7 @@ class MemoryFs:
     # ------------------------------------------------------------ protocol
 
     def _stat(self, node: Inode) -> Stat:
-        # positional: Stat's field order (mode size ino nlink uid gid atime mtime ctime dev rdev),
+        # positional: Stat's field order (mode size ino nlink uid gid atime_ns mtime_ns ctime_ns dev rdev),
         # a third of the keyword call's cost on every component of every path walk
         size = 4096 if node.entries is not None else self._size(node)
         return Stat(
@@ -344,9 +346,9 @@ class MemoryFs:
             node.nlink,
             node.uid,
             node.gid,
-            node.atime,
-            node.mtime,
-            node.ctime,
+            node.atime_ns,
+            node.mtime_ns,
+            node.ctime_ns,
             1,
             node.rdev,
         )
@@ -406,7 +408,7 @@ class MemoryFs:
         node = self._node(path)
         if node.entries is None:
             raise FsError(errno.ENOTDIR)
-        node.atime = self.clock()
+        node.atime_ns = self.clock_ns()
         return list(node.entries)
 
     def walk_entry(self, parts: Sequence[str]) -> tuple[list[Inode], Inode | None] | None:
@@ -448,7 +450,7 @@ class MemoryFs:
                 node = self._new(S_IFREG | mode, uid, gid)
                 node.data = bytearray()
                 entries[name] = node
-                parent.mtime = parent.ctime = self.clock()
+                parent.mtime_ns = parent.ctime_ns = self.clock_ns()
             else:
                 if flags == "x":
                     raise FsError(errno.EEXIST)
@@ -474,7 +476,7 @@ class MemoryFs:
             elif size > len(data):
                 self.quota.charge(size - len(data))
                 data.extend(bytes(size - len(data)))
-            node.mtime = node.ctime = self.clock()
+            node.mtime_ns = node.ctime_ns = self.clock_ns()
 
     def truncate(self, path: str, size: int) -> None:
         self._truncate_node(self._node(path), size)
@@ -490,7 +492,7 @@ class MemoryFs:
             node.nlink = 2
             entries[name] = node
             parent.nlink += 1
-            parent.mtime = parent.ctime = self.clock()
+            parent.mtime_ns = parent.ctime_ns = self.clock_ns()
 
     def rmdir(self, path: str) -> None:
         with self.lock:
@@ -504,7 +506,7 @@ class MemoryFs:
                 raise FsError(errno.ENOTEMPTY)
             del entries[name]
             parent.nlink -= 1
-            parent.mtime = parent.ctime = self.clock()
+            parent.mtime_ns = parent.ctime_ns = self.clock_ns()
             self.quota.release(name_cost(name), 1)
 
     def unlink(self, path: str) -> None:
@@ -516,7 +518,7 @@ class MemoryFs:
             if node.kind == S_IFDIR:
                 raise FsError(errno.EISDIR)
             del entries[name]
-            parent.mtime = parent.ctime = self.clock()
+            parent.mtime_ns = parent.ctime_ns = self.clock_ns()
             self._drop(node, name)
 
     def rename(self, src: str, dst: str) -> None:
@@ -543,9 +545,9 @@ class MemoryFs:
             if node.kind == S_IFDIR and sparent is not dparent:
                 sparent.nlink -= 1
                 dparent.nlink += 1
-            now = self.clock()
-            sparent.mtime = sparent.ctime = dparent.mtime = dparent.ctime = now
-            node.ctime = now
+            now = self.clock_ns()
+            sparent.mtime_ns = sparent.ctime_ns = dparent.mtime_ns = dparent.ctime_ns = now
+            node.ctime_ns = now
 
     def symlink(self, target: str, path: str, uid: int, gid: int) -> None:
         with self.lock:
@@ -556,7 +558,7 @@ class MemoryFs:
             node = self._new(S_IFLNK | 0o777, uid, gid)
             node.target = target
             entries[name] = node
-            parent.mtime = parent.ctime = self.clock()
+            parent.mtime_ns = parent.ctime_ns = self.clock_ns()
 
     def link(self, src: str, dst: str) -> None:
         with self.lock:
@@ -569,12 +571,12 @@ class MemoryFs:
             self.quota.charge(name_cost(name), 1)
             entries[name] = node
             node.nlink += 1
-            node.ctime = self.clock()
+            node.ctime_ns = self.clock_ns()
 
     def chmod(self, path: str, mode: int) -> None:
         node = self._node(path)
         node.mode = (node.mode & S_IFMT) | (mode & 0o7777)
-        node.ctime = self.clock()
+        node.ctime_ns = self.clock_ns()
 
     def chown(self, path: str, uid: int, gid: int) -> None:
         node = self._node(path)
@@ -582,10 +584,10 @@ class MemoryFs:
             node.uid = uid
         if gid >= 0:
             node.gid = gid
-        node.ctime = self.clock()
+        node.ctime_ns = self.clock_ns()
 
-    def utime(self, path: str, atime: float, mtime: float) -> None:
+    def utime(self, path: str, atime_ns: int, mtime_ns: int) -> None:
         node = self._node(path)
-        node.atime = atime
-        node.mtime = mtime
-        node.ctime = self.clock()
+        node.atime_ns = atime_ns
+        node.mtime_ns = mtime_ns
+        node.ctime_ns = self.clock_ns()

@@ -341,6 +341,6 @@ class MountFs:
         m, rel = self._meta(path)
         m.fs.chown(rel, uid, gid)
 
-    def utime(self, path: str, atime: float, mtime: float) -> None:
+    def utime(self, path: str, atime_ns: int, mtime_ns: int) -> None:
         m, rel = self._meta(path)
-        m.fs.utime(rel, atime, mtime)
+        m.fs.utime(rel, atime_ns, mtime_ns)

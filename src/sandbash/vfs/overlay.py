@@ -55,7 +55,12 @@ class OverlayFs:
         self.whiteouts: set[str] = set()
         top = self.lower.lstat("/")
         r = self.upper.root
-        r.mode, r.atime, r.mtime, r.ctime = top.st_mode, top.st_atime, top.st_mtime, top.st_ctime
+        r.mode, r.atime_ns, r.mtime_ns, r.ctime_ns = (
+            top.st_mode,
+            top.st_atime_ns,
+            top.st_mtime_ns,
+            top.st_ctime_ns,
+        )
 
     def close(self) -> None:
         self.lower.close()
@@ -125,7 +130,7 @@ class OverlayFs:
         up = self.upper
         if st.S_ISDIR(s.st_mode):
             up.mkdir(path, s.st_mode & 0o7777, self.uid, self.gid)
-            up.utime(path, s.st_atime, s.st_mtime)
+            up.utime(path, s.st_atime_ns, s.st_mtime_ns)
         elif st.S_ISREG(s.st_mode):
             up.add_source(path, HostSource(self.lower, path, s.st_size), to_stat(s, self.uid, self.gid))
         elif st.S_ISLNK(s.st_mode):
@@ -336,5 +341,5 @@ class OverlayFs:
     def chown(self, path: str, uid: int, gid: int) -> None:
         self._changed(path).chown(path, uid, gid)
 
-    def utime(self, path: str, atime: float, mtime: float) -> None:
-        self._changed(path).utime(path, atime, mtime)
+    def utime(self, path: str, atime_ns: int, mtime_ns: int) -> None:
+        self._changed(path).utime(path, atime_ns, mtime_ns)

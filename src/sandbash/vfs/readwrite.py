@@ -263,9 +263,9 @@ class ReadWriteFs:
         # host ownership never changes; every file already shows as the sandbox user's
         self.tree.lstat(path)
 
-    def utime(self, path: str, atime: float, mtime: float) -> None:
+    def utime(self, path: str, atime_ns: int, mtime_ns: int) -> None:
         self._writable(self.tree.lstat(path))
-        self.tree.utime(path, atime, mtime)
+        self.tree.utime(path, atime_ns, mtime_ns)
 
 
 __all__ = ["ReadWriteFs"]

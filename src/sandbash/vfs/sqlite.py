@@ -17,7 +17,18 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from .base import S_IFDIR, S_IFLNK, S_IFMT, S_IFREG, Stat, check_replace, split_path
+from .base import (
+    NS,
+    S_IFDIR,
+    S_IFLNK,
+    S_IFMT,
+    S_IFREG,
+    Stat,
+    check_replace,
+    ns_clock,
+    seconds_to_ns,
+    split_path,
+)
 from .errors import FsError
 from .quota import DiskQuota
 
@@ -26,8 +37,8 @@ ROOT = 1
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS inode(ino INTEGER PRIMARY KEY, mode INTEGER NOT NULL, uid INTEGER NOT NULL,"
-    " gid INTEGER NOT NULL, nlink INTEGER NOT NULL, size INTEGER NOT NULL DEFAULT 0, atime REAL NOT NULL,"
-    " mtime REAL NOT NULL, ctime REAL NOT NULL, target BLOB)",
+    " gid INTEGER NOT NULL, nlink INTEGER NOT NULL, size INTEGER NOT NULL DEFAULT 0, atime INTEGER NOT NULL,"
+    " mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, target BLOB)",
     "CREATE TABLE IF NOT EXISTS dentry(parent INTEGER NOT NULL, name BLOB NOT NULL, ino INTEGER NOT NULL,"
     " PRIMARY KEY(parent, name)) WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS dentry_ino ON dentry(ino)",
@@ -106,6 +117,7 @@ class SqliteFs:
         self.source_name = self.fstype  # `df`/`mount` show no host path (the store's file)
         self.quota = quota or DiskQuota()
         self.clock = clock
+        self.clock_ns = ns_clock(clock)
         self._lock = threading.RLock()
         self._open: dict[int, int] = {}  # inode -> handles open in this process
         # inodes whose last handle closed inside another transaction on this thread (a
@@ -122,8 +134,12 @@ class SqliteFs:
         with self._txn() as cur:
             for stmt in _SCHEMA:
                 cur.execute(stmt)
+            # a store made before times were nanoseconds keeps REAL seconds: its columns would
+            # turn an integer back into a float, so it goes on in seconds (read and written as such)
+            kinds = {row[1]: str(row[2]).upper() for row in cur.execute("PRAGMA table_info(inode)")}
+            self._seconds = kinds.get("atime") != "INTEGER"
             if cur.execute("SELECT 1 FROM inode WHERE ino=?", (ROOT,)).fetchone() is None:
-                now = clock()
+                now = self._now()
                 cur.execute(
                     "INSERT INTO inode VALUES(?,?,?,?,2,0,?,?,?,NULL)",
                     (ROOT, S_IFDIR | 0o755, uid, gid, now, now, now),
@@ -216,7 +232,7 @@ class SqliteFs:
         return int(row[0])
 
     def _touch(self, cur: sqlite3.Cursor, ino: int, *cols: str) -> None:
-        now = self.clock()
+        now = self._now()
         cur.execute(
             f"UPDATE inode SET {', '.join(c + ' = ?' for c in cols)} WHERE ino = ?",
             (*([now] * len(cols)), ino),
@@ -232,7 +248,7 @@ class SqliteFs:
         gid: int,
         target: str | None = None,
     ) -> int:
-        now = self.clock()
+        now = self._now()
         tb = _b(target) if target is not None else None
         size = len(tb) if tb is not None else 0
         self._charge(cur, len(_b(name)) + size, 1)
@@ -329,7 +345,7 @@ class SqliteFs:
                 buf[a - start : b - start] = piece
                 piece = bytes(buf)
             cur.execute("INSERT OR REPLACE INTO chunk VALUES(?,?,?)", (ino, idx, piece))
-        now = self.clock()
+        now = self._now()
         cur.execute(
             "UPDATE inode SET size = max(size, ?), mtime = ?, ctime = ? WHERE ino = ?", (end, now, now, ino)
         )
@@ -345,7 +361,7 @@ class SqliteFs:
                     "UPDATE chunk SET data = substr(data, 1, ?) WHERE ino = ? AND idx = ?",
                     (size % CHUNK, ino, size // CHUNK),
                 )
-        now = self.clock()
+        now = self._now()
         cur.execute("UPDATE inode SET size = ?, mtime = ?, ctime = ? WHERE ino = ?", (size, now, now, ino))
 
     # ------------------------------------------------------------ protocol
@@ -358,7 +374,9 @@ class SqliteFs:
             ).fetchone()
         if mode & S_IFMT == S_IFDIR:
             size = 4096
-        return Stat(mode, size, ino, nlink, uid, gid, atime, mtime, ctime)
+        return Stat(
+            mode, size, ino, nlink, uid, gid, self._loaded(atime), self._loaded(mtime), self._loaded(ctime)
+        )
 
     def readlink(self, path: str) -> str:
         with self._txn(write=False) as cur:
@@ -481,7 +499,7 @@ class SqliteFs:
     def _set(self, path: str, sql: str, args: tuple[object, ...]) -> None:
         with self._txn() as cur:
             ino, _ = self._walk(cur, split_path(path))
-            cur.execute(f"UPDATE inode SET {sql}, ctime = ? WHERE ino = ?", (*args, self.clock(), ino))
+            cur.execute(f"UPDATE inode SET {sql}, ctime = ? WHERE ino = ?", (*args, self._now(), ino))
 
     def chmod(self, path: str, mode: int) -> None:
         self._set(path, "mode = (mode & ?) | ?", (S_IFMT, mode & 0o7777))
@@ -493,8 +511,19 @@ class SqliteFs:
             (uid, uid, gid, gid),
         )
 
-    def utime(self, path: str, atime: float, mtime: float) -> None:
-        self._set(path, "atime = ?, mtime = ?", (atime, mtime))
+    def utime(self, path: str, atime_ns: int, mtime_ns: int) -> None:
+        self._set(path, "atime = ?, mtime = ?", (self._stored(atime_ns), self._stored(mtime_ns)))
+
+    def _stored(self, ns: int) -> int | float:
+        """A time as this store's columns keep it."""
+        return ns / NS if self._seconds else ns
+
+    def _loaded(self, value: int | float) -> int:
+        """A stored time as nanoseconds."""
+        return seconds_to_ns(value) if self._seconds else int(value)
+
+    def _now(self) -> int | float:
+        return self._stored(self.clock_ns())
 
     # ------------------------------------------------------------ checking
 

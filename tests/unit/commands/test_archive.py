@@ -85,7 +85,7 @@ def scenario(
     files = dict(FILES if files is None else files)
     vfs = make_vfs(files)
     for path in files:
-        vfs.view("/").utime("/home/user/" + path, MTIME, MTIME)
+        vfs.view("/").utime("/home/user/" + path, MTIME * 10**9, MTIME * 10**9)
     with tempfile.TemporaryDirectory() as d:
         for path, data in files.items():
             full = os.path.join(d, path)

@@ -162,7 +162,7 @@ def test_pr_header() -> None:
     from sandbash.testing import make_vfs, run_command
 
     vfs = make_vfs({"f": "a\nb\n"})
-    vfs.view("/").utime("/home/user/f", 0, 1700000000)
+    vfs.view("/").utime("/home/user/f", 0, 1700000000 * 10**9)
     r = run_command(["pr", "-h", "TITLE", "-l", "15", "f"], vfs=vfs, env={"TZ": "UTC"})
     lines = r.stdout.split(b"\n")
     assert lines[2] == b"2023-11-14 22:13" + b" " * 22 + b"TITLE" + b" " * 23 + b"Page 1"

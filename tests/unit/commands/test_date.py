@@ -237,7 +237,7 @@ def test_date_file_and_reference() -> None:
         1,
     )
     vfs = make_vfs({"f": "x"})
-    vfs.view("/").utime("/home/user/f", 0, 86400 * 365)
+    vfs.view("/").utime("/home/user/f", 0, 86400 * 365 * 10**9)
     r = run_command(["date", "-r", "f", "+%F %T"], vfs=vfs, env=env("UTC"))
     assert r.stdout == b"1971-01-01 00:00:00\n"
 

@@ -163,8 +163,8 @@ def test_diff_random_against_gnu(seed: int) -> None:
 
 def test_unified_headers_use_mtimes() -> None:
     vfs = make_vfs({"a": "1\n", "b": "2\n"})
-    vfs.view("/").utime("/home/user/a", 0, 1704067200.5)
-    vfs.view("/").utime("/home/user/b", 0, 1704067201)
+    vfs.view("/").utime("/home/user/a", 0, 1704067200_500_000_000)
+    vfs.view("/").utime("/home/user/b", 0, 1704067201 * 10**9)
     r = run_command(["diff", "-u", "a", "b"], vfs=vfs, env={"TZ": "UTC"})
     assert r.stdout.splitlines()[:2] == [
         b"--- a\t2024-01-01 00:00:00.500000000 +0000",

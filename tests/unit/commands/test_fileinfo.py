@@ -217,7 +217,7 @@ def test_stat_default_format() -> None:
 
 def test_stat_times_and_devices() -> None:
     vfs = fixed_vfs()
-    vfs.view("/home/user").utime("f", 1.5, 1704164645.25)
+    vfs.view("/home/user").utime("f", 1_500_000_000, 1704164645_250_000_000)
     r = run_command(["stat", "-c", "%Y|%.3Y|%.Y|%y|%X|%W|%w", "f"], vfs=vfs)
     assert r.stdout == (
         b"1704164645|1704164645.250|1704164645.250000000|2024-01-02 03:04:05.250000000 +0000|1|0|-\n"

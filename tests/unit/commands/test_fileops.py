@@ -611,7 +611,7 @@ def test_cp_preserves_with_p_and_hard_links_with_a() -> None:
     view = vfs.view("/home/user")
     view.write_bytes("a", b"x")
     view.chmod("a", 0o751)
-    view.utime("a", 100.0, 200.0)
+    view.utime("a", 100 * 10**9, 200 * 10**9)
     view.mkdir("d")
     view.write_bytes("d/one", b"1")
     view.link("d/one", "d/two")
@@ -631,7 +631,7 @@ def test_cp_update_and_device_rules() -> None:
     view = vfs.view("/home/user")
     view.write_bytes("new", b"new")
     view.write_bytes("old", b"old")
-    view.utime("old", 1.0, 1.0)
+    view.utime("old", 10**9, 10**9)
     run_command(["cp", "-u", "old", "new"], vfs=vfs)
     assert view.read_bytes("new") == b"new"
     run_command(["cp", "-u", "new", "old"], vfs=vfs)

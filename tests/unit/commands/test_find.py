@@ -218,10 +218,10 @@ def timed_vfs() -> Vfs:
         ("old", 40 * DAY),
     ):
         home.write_bytes(f"t/{name}", name.encode())
-        home.utime(f"t/{name}", NOW - age, NOW - age)
+        home.utime(f"t/{name}", int((NOW - age) * 10**9), int((NOW - age) * 10**9))
     home.write_bytes("t/future", b"")
-    home.utime("t/future", NOW + DAY, NOW + DAY)
-    home.utime("t", NOW - 10 * DAY, NOW - 10 * DAY)
+    home.utime("t/future", int(NOW + DAY) * 10**9, int(NOW + DAY) * 10**9)
+    home.utime("t", int(NOW - 10 * DAY) * 10**9, int(NOW - 10 * DAY) * 10**9)
     return vfs
 
 
@@ -263,7 +263,7 @@ def test_time_and_owner_tests(expr: list[str], expected: list[str]) -> None:
 
 def test_printf_times_and_ls() -> None:
     vfs = timed_vfs()
-    vfs.view("/home/user").utime("t/old", 1704164645.5, 1704164645.5)
+    vfs.view("/home/user").utime("t/old", 1704164645_500_000_000, 1704164645_500_000_000)
     r = run_command(
         ["find", "t/old", "-printf", "%t|%T@|%Tk|%TY-%Tm-%Td %TH:%TM:%TS|%TT|%T+|%Ta %Tb %Te|%AD\n"], vfs=vfs
     )

@@ -196,6 +196,10 @@ def _mutated(change: str) -> bytes:
         nodes[0]["mode"] = 1 << 40
     elif change == "time-not-finite":
         nodes[0]["mtime"] = 1e308
+    elif change == "time-ns-not-whole":
+        nodes[0]["mtime_ns"] = 1.5
+    elif change == "time-ns-too-big":
+        nodes[0]["atime_ns"] = 10**30
     elif change == "unknown-mount":
         doc["mounts"].append({"path": "/data", "fstype": "hostfs"})
     elif change == "rng-garbage":
@@ -241,6 +245,8 @@ MUTATIONS = [
     "hardlink-to-nothing",
     "mode-too-big",
     "time-not-finite",
+    "time-ns-not-whole",
+    "time-ns-too-big",
     "unknown-mount",
     "rng-garbage",
     "cwd-missing",
@@ -249,6 +255,28 @@ MUTATIONS = [
     "too-many-files",
     "too-many-bytes",
 ]
+
+
+def test_file_times_survive_to_the_nanosecond() -> None:
+    s = _session()
+    s.exec("mkdir -p /w; touch -d '2024-01-02 03:04:05.123456789' /w/f; touch -d @1.000000001 /w")  # type: ignore[attr-defined]
+    restored = Bash(seed=1).restore(s.snapshot())  # type: ignore[attr-defined]
+    r = restored.exec("stat -c '%n %.9Y %.9X' /w/f /w")
+    assert r.stdout == "/w/f 1704164645.123456789 1704164645.123456789\n/w 1.000000001 1.000000001\n"
+
+
+def test_an_image_with_float_seconds_still_loads() -> None:
+    """Images written before times were nanoseconds hold `mtime`/`atime` as float seconds."""
+    doc = _doc()
+    root = next(m for m in doc["mounts"] if m["path"] == "/")
+    for node in root["image"]["nodes"]:
+        node.pop("mtime_ns", None)
+        node.pop("atime_ns", None)
+        node["mtime"] = 1704164645.5
+        if node["path"] == "/w/f":
+            node["atime"] = 12.25
+    r = Bash(seed=1).restore(_pack(doc)).exec("stat -c '%.9Y %.9X' /w/f; stat -c %.3Y /w")
+    assert r.stdout == "1704164645.500000000 12.250000000\n1704164645.500\n"
 
 
 @pytest.mark.parametrize("change", MUTATIONS)

@@ -56,7 +56,7 @@ def test_reads_host_and_never_writes_it(lower: Path) -> None:
     fs.write_file("/docs/new.txt", b"new")
     fs.unlink("/top.txt")
     fs.chmod("/docs/sub/b.txt", 0o600)
-    fs.utime("/docs", 5, 5)
+    fs.utime("/docs", 5 * 10**9, 5 * 10**9)
     fs.rename("/docs/sub", "/moved")
     fs.mkdir("/docs/sub")
     fs.link("/moved/b.txt", "/hard")

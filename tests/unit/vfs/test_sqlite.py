@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import sqlite3
 import time
 from pathlib import Path
 
@@ -117,3 +118,30 @@ def test_unlinked_open_file_stays_readable(tmp_path: Path) -> None:
     assert store.check() == []
     s.close()
     assert store.check() == [] and store.quota.used_bytes == 0
+
+
+def test_times_are_nanoseconds_and_an_older_store_keeps_seconds(tmp_path: Path) -> None:
+    """A new store keeps integer nanoseconds; one made when the columns were REAL seconds
+    (which would turn an integer back into a float) goes on in seconds, readable as before."""
+    path = str(tmp_path / "ns.db")
+    fs = Vfs(SqliteFs(path)).view("/")
+    fs.write_bytes("/f", b"x")
+    fs.utime("/f", 1, 1704164645_123456789)
+    assert (fs.stat("/f").atime_ns, fs.stat("/f").mtime_ns) == (1, 1704164645_123456789)
+    old = str(tmp_path / "old.db")
+    SqliteFs(old).close()
+    db = sqlite3.connect(old)  # the inode table as it was made before: times in REAL columns
+    db.execute("DROP TABLE inode")
+    db.execute(
+        "CREATE TABLE inode(ino INTEGER PRIMARY KEY, mode INTEGER NOT NULL, uid INTEGER NOT NULL,"
+        " gid INTEGER NOT NULL, nlink INTEGER NOT NULL, size INTEGER NOT NULL DEFAULT 0, atime REAL NOT NULL,"
+        " mtime REAL NOT NULL, ctime REAL NOT NULL, target BLOB)"
+    )
+    db.execute("INSERT INTO inode VALUES(1, ?, 1000, 1000, 2, 0, 5.5, 1704164645.25, 7.0, NULL)", (0o40755,))
+    db.commit()
+    db.close()
+    legacy = Vfs(SqliteFs(old)).view("/")
+    assert (legacy.stat("/").atime_ns, legacy.stat("/").mtime_ns) == (5_500_000_000, 1704164645_250_000_000)
+    legacy.write_bytes("/g", b"y")
+    legacy.utime("/g", 2_500_000_000, 1704164646_750_000_000)
+    assert (legacy.stat("/g").atime_ns, legacy.stat("/g").mtime_ns) == (2_500_000_000, 1704164646_750_000_000)

@@ -104,7 +104,7 @@ def _open_case(p: str, flags: str) -> None:
 
 def _attr_cases(p: str) -> None:
     case(f"chmod {p}", lambda fs: fs.chmod(p, 0o644), lambda: lambda: os.chmod(p, 0o644))
-    case(f"utime {p}", lambda fs: fs.utime(p, 1.0, 1.0), lambda: lambda: os.utime(p, (1.0, 1.0)))
+    case(f"utime {p}", lambda fs: fs.utime(p, 10**9, 10**9), lambda: lambda: os.utime(p, (1.0, 1.0)))
 
 
 for p in ["f/", "lf/", "d/", "ld/", "none/", "dang/", "lfs", "d/g/", "no/new/"]:

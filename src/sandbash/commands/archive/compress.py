@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ...stdio.streams import StreamReadError
+from ...vfs.base import NS
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..date import local_zone
@@ -151,7 +152,8 @@ def _counted(chunks: Iterable[bytes], box: list[int]) -> Iterator[bytes]:
         yield chunk
 
 
-def _write_file(ctx: Ctx, path: str, data: Iterable[bytes], mode: int, mtime: float) -> None:
+def _write_file(ctx: Ctx, path: str, data: Iterable[bytes], mode: int, mtime: int) -> None:
+    """Write the output file, then give it the mode and the time (nanoseconds) it keeps."""
     out = ctx.fs.open(path, "w")
     done = False
     try:
@@ -561,7 +563,9 @@ def _file(job: Job, path: str) -> None:
         else:
             if job.decompress and job.tool == "xz" and not out:
                 out = path + ".out"
-            mtime = info.mtime if (job.decompress and job.opts.has("name") and info.mtime) else st.mtime
+            mtime = (
+                info.mtime * NS if (job.decompress and job.opts.has("name") and info.mtime) else st.mtime_ns
+            )
             _write_file(ctx, out, data, st.mode, mtime)
     except CodecError as e:
         if _passthrough(job, e, to_stdout) and size_out[0] == 0:

@@ -24,7 +24,7 @@ from typing import IO, Any, cast
 from ...expand.pattern import compile_pattern
 from ...limits import MemoryHold
 from ...stdio.streams import Stream
-from ...vfs.base import S_IFMT, Stat
+from ...vfs.base import NS, S_IFMT, Stat
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..date import local_zone
@@ -690,7 +690,7 @@ def _extract_one(
         if not info.issym():
             fs.chmod(target, _mode(tar, info.mode))
             if not tar.a.touch:
-                fs.utime(target, info.mtime, info.mtime, follow=False)
+                fs.utime(target, _mtime_ns(info), _mtime_ns(info), follow=False)
     except FsError as e:
         tar.error(f"{name}: Cannot open: {strerror(e.errno or 0)}")
 
@@ -709,6 +709,17 @@ def _make_parents(tar: Tar, parent: str, base: str) -> None:
             shown = d[len(base.rstrip("/")) + 1 :] if d.startswith(base.rstrip("/") + "/") else d
             modes = mode_string(0o040777 & ~fs.umask)
             tar.ctx.out(f"{modes} {'Creating directory:':>{tar.ugswidth + 1 + 16}} {shown}\n")
+
+
+def _mtime_ns(info: tarfile.TarInfo) -> int:
+    """A member's time in nanoseconds: a pax header keeps the decimal fraction exactly
+    (tarfile's float of it would not), ustar and GNU headers whole seconds."""
+    text = info.pax_headers.get("mtime", "")
+    whole, _, frac = text.partition(".")
+    if whole.lstrip("-").isdigit() and (frac.isdigit() or not frac):
+        sign = -1 if whole.startswith("-") else 1
+        return int(whole) * NS + sign * int((frac + "0" * 9)[:9])
+    return int(info.mtime) * NS
 
 
 def _mode(tar: Tar, mode: int) -> int:
@@ -744,7 +755,7 @@ def _read(tar: Tar) -> None:
         try:
             ctx.fs.chmod(target, _mode(tar, info.mode))
             if not tar.a.touch:
-                ctx.fs.utime(target, info.mtime, info.mtime)
+                ctx.fs.utime(target, _mtime_ns(info), _mtime_ns(info))
         except FsError:
             pass
     for name in wanted:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 
 from ...expand.pattern import compile_pattern
 from ...limits import LimitExceeded, LimitKind, MemoryHold
+from ...vfs.base import NS
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..date import local_zone
@@ -742,7 +743,7 @@ def _extract(
             mode = (info.external_attr >> 16) & 0o777
             if info.create_system == 3 and mode:
                 ctx.fs.chmod(target, mode)
-            ctx.fs.utime(target, _mtime(ctx, info), _mtime(ctx, info))
+            ctx.fs.utime(target, int(_mtime(ctx, info)) * NS, int(_mtime(ctx, info)) * NS)
         except FsError as e:
             ctx.stderr.write(f"error:  cannot create {target}\n        {strerror(e.errno or 0)}\n".encode())
             return 50

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...stdio.streams import StreamReadError
 from ...vfs import FsError
+from ...vfs.base import NS, seconds_to_ns
 from ..context import Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
@@ -360,7 +361,7 @@ class _Run:
         self.charge = charge  # columns are objects: `-S -W 2000000000 -99999999` charges them first
         self.failed_opens = False
         self.stdin: Src | None = None
-        self.now: float | None = None
+        self.now: int | None = None  # nanoseconds, read once for every page
 
     def open(self, name: str) -> Col | None:
         ctx = self.ctx
@@ -398,17 +399,16 @@ class _Run:
         from ..date.fmt import FormatTooLong, Moment, format_moment
 
         ctx = self.ctx
-        when: float | None = None
+        when: int | None = None  # nanoseconds
         if name and name != "-":
             st = ctx.fs.try_stat(name)
             if st is not None:
-                when = st.mtime
+                when = st.mtime_ns
         if when is None:
             if self.now is None:
-                self.now = ctx.clock()
+                self.now = seconds_to_ns(ctx.clock())
             when = self.now
-        seconds = int(when // 1)
-        nanos = round((when - seconds) * 1e9) % 1_000_000_000
+        seconds, nanos = divmod(when, NS)
         fmt = self.m.s.date_format or ""
         try:
             text = format_moment(

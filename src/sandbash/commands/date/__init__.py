@@ -186,7 +186,7 @@ def cmd_date(ctx: Ctx) -> int:
     elif opts.has("reference"):
         path = opts["reference"]
         try:
-            when = to_nanos(ctx.fs.stat(path).mtime)
+            when = ctx.fs.stat(path).mtime_ns
         except FsError as e:
             ctx.fs_error(e, path)
             return 1

@@ -13,10 +13,11 @@ commands (touch -d, find -newermt).
 from __future__ import annotations
 
 import datetime as _dt
-import math
 import re
 
 from ...posix.zones import zone_from_spec
+from ...vfs.base import NS as NS
+from ...vfs.base import seconds_to_ns
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass, field
 
-NS = 1_000_000_000
 MONTH_NAMES = (
     "january",
     "february",
@@ -623,10 +623,7 @@ def _dst_shift(was: _dt.timedelta | None, now: _dt.timedelta | None) -> int:
     return now_s if not was_s else -was_s
 
 
-def to_nanos(t: float) -> int:
-    """Float seconds to integer nanoseconds without float error in the fraction."""
-    whole = math.floor(t)
-    return whole * NS + round((t - whole) * NS)
+to_nanos = seconds_to_ns  # (the VFS's conversion: one rounding for clocks and file times)
 
 
 def parse_date(text: str, now: float, tz: _dt.tzinfo) -> float | None:

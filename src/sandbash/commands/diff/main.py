@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from ...stdio.streams import DirStream
+from ...vfs.base import NS, seconds_to_ns
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx, _dev_fd
 from ..fsutil import same_file
@@ -255,9 +256,10 @@ def _build(ctx: Ctx, opts: Parsed, operands: list[str]) -> Options:
 # ------------------------------------------------------------------ comparing two files
 
 
-def _stamp(ctx: Ctx, mtime: float) -> str:
-    dt, off = local_time(ctx, mtime)
-    nanos = round((mtime - int(mtime)) * 1e9) % 1_000_000_000
+def _stamp(ctx: Ctx, mtime: int) -> str:
+    """A header's time (`2024-01-02 03:04:05.123456789 +0000`) of a time in nanoseconds."""
+    dt, off = local_time(ctx, mtime // NS)
+    nanos = mtime % NS
     sign = "+" if off >= 0 else "-"
     off = abs(off)
     stamp = dt.strftime("%Y-%m-%d %H:%M:%S")  # type: ignore[attr-defined]
@@ -278,13 +280,13 @@ class Differ:
             return self.ctx.read_input(path)
         return self.ctx.fs.read_bytes(path)
 
-    def _mtime(self, path: str | None) -> float:
+    def _mtime(self, path: str | None) -> int:
         if path is None:
-            return 0.0
+            return 0
         if _stream_path(path):
-            return self.ctx.clock()
+            return seconds_to_ns(self.ctx.clock())
         st = self.ctx.fs.try_stat(path)
-        return st.mtime if st is not None else 0.0
+        return st.mtime_ns if st is not None else 0
 
     def files(
         self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, header: str | None

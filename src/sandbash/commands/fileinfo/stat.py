@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
 from ...syntax.escapes import decode_raw
-from ...vfs.base import Stat
+from ...vfs.base import NS, Stat
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import (
@@ -18,7 +16,6 @@ from ..fsutil import (
     group_name,
     mode_string,
     mount_of,
-    nanos,
     quoteaf,
     shell_quote,
     type_description,
@@ -102,18 +99,25 @@ class _Formatter:
         self.tz = tz_from_env(ctx.env)
         self.failed = False
 
-    def time_field(self, t: float, kind: str, precision: str | None) -> tuple[str, bool]:
+    def time_field(self, ns: int, kind: str, precision: str | None) -> tuple[str, bool]:
         if kind.islower():
-            return format_full_time(t, self.tz), False
+            return format_full_time(ns, self.tz), False
+        secs = ns // NS
         if precision is None:
-            return str(math.floor(t)), True
+            return str(secs), True
         digits = 9 if precision == "" else int(precision)
         if digits == 0:
-            return str(math.floor(t)), True
-        frac = f"{nanos(t):09d}"
+            return str(secs), True
+        secs, frac_ns = divmod(ns, NS)
+        sign = ""
+        if secs < 0 and frac_ns:
+            # GNU's out_epoch_sec: a time before the epoch reads as its magnitude
+            # (-1.25 s is `-1.250`, -0.25 s `-0.250`), where %Y alone is the floor (-2)
+            sign, secs, frac_ns = "-", -(secs + 1), NS - frac_ns
+        frac = f"{frac_ns:09d}"
         if digits > 9:
             frac = frac + "0" * (digits - 9)
-        return f"{math.floor(t)}.{frac[:digits]}", True
+        return f"{sign}{secs}.{frac[:digits]}", True
 
     def directive(self, d: str, precision: str | None) -> tuple[str, bool]:
         """The text of one file directive and whether it is numeric."""
@@ -130,7 +134,7 @@ class _Formatter:
                     pass
             return name, False
         if d in "xyzXYZ":
-            t = {"x": st.atime, "y": st.mtime, "z": st.ctime}[d.lower()]
+            t = {"x": st.atime_ns, "y": st.mtime_ns, "z": st.ctime_ns}[d.lower()]
             return self.time_field(t, d, precision)
         simple: dict[str, tuple[str, bool]] = {
             "a": (f"{st.perm:o}", True),

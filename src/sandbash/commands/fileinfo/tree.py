@@ -343,9 +343,9 @@ class Tree:
             if o.sort == "size":
                 out.sort(key=lambda n: -(n.lst.size))
             elif o.sort == "mtime":
-                out.sort(key=lambda n: n.lst.mtime)
+                out.sort(key=lambda n: n.lst.mtime_ns)
             elif o.sort == "ctime":
-                out.sort(key=lambda n: n.lst.ctime)
+                out.sort(key=lambda n: n.lst.ctime_ns)
         if self.has("reverse"):
             out.reverse()
         if self.has("dirsfirst"):

@@ -12,7 +12,7 @@ import errno
 import math
 
 from ...expand.pattern import compile_pattern
-from ...vfs.base import Stat
+from ...vfs.base import NS, Stat
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import (
@@ -151,7 +151,7 @@ class _Du:
             return 1
         return st.size if self.cfg.apparent else blocks_512(st) * 512
 
-    def show(self, size: int, path: str, mtime: float) -> str:
+    def show(self, size: int, path: str, mtime: int) -> str:
         cfg = self.cfg
         if cfg.inodes:
             text = str(size)
@@ -160,7 +160,7 @@ class _Du:
         else:
             text = f"{math.ceil(size / cfg.block_size)}{cfg.suffix}"
         if cfg.time is not None:
-            d = to_datetime(mtime, self.tz)
+            d = to_datetime(mtime // NS, self.tz)
             style = cfg.time_style
             if style == "full-iso":
                 when = format_full_time(mtime, self.tz)
@@ -181,7 +181,7 @@ class _Du:
         name = path.rstrip("/").rsplit("/", 1)[-1]
         return any(p.fullmatch(name) or p.fullmatch(path) for p in self.excludes)
 
-    def walk(self, path: str, depth: int, cmdline: bool) -> tuple[int, float] | None:
+    def walk(self, path: str, depth: int, cmdline: bool) -> tuple[int, int] | None:
         """Total of `path` (None when skipped); prints lines in post-order."""
         ctx, cfg, fs = self.ctx, self.cfg, self.ctx.fs
         ctx.checkpoint()
@@ -206,7 +206,7 @@ class _Du:
                 return None
             self.seen.add(st.ino)
         total = self.amount(st)
-        newest = st.mtime
+        newest = st.mtime_ns
         if st.is_dir:
             try:
                 names = fs.listdir(path)
@@ -354,7 +354,7 @@ def cmd_du(ctx: Ctx) -> int:
     # (GNU: every inode is remembered with several operands, and when all links are followed)
     du.hash_all = len(operands) > 1 or cfg.deref == "always"
     grand = 0
-    newest = 0.0
+    newest = 0
     for path in operands:
         if not path:
             ctx.error("invalid zero-length file name")

@@ -110,7 +110,7 @@ class Copier:
                     return False
                 if o.no_clobber:
                     return True
-                if o.update and target.mtime >= sst.mtime:
+                if o.update and target.mtime_ns >= sst.mtime_ns:
                     return True
                 if o.interactive and not prompt(ctx, f"overwrite {quoteaf(dst)}?"):
                     return True
@@ -266,7 +266,7 @@ class Copier:
         if sst.is_link and not follow:
             if o.times:
                 try:
-                    fs.utime(dst, sst.atime, sst.mtime, follow=False)
+                    fs.utime(dst, sst.atime_ns, sst.mtime_ns, follow=False)
                 except FsError:
                     pass
             return
@@ -287,7 +287,7 @@ class Copier:
                     pass
         if o.times:
             try:
-                fs.utime(dst, sst.atime, sst.mtime)
+                fs.utime(dst, sst.atime_ns, sst.mtime_ns)
             except FsError:
                 pass
 

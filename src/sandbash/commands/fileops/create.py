@@ -5,10 +5,10 @@ from __future__ import annotations
 import errno
 import re
 
-from ...vfs.base import Stat
+from ...vfs.base import NS, Stat, ns_clock, seconds_to_ns
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
-from ..date.parse import parse_date
+from ..date.parse import parse_datetime
 from ..fsutil import (
     ModeError,
     adjust_mode,
@@ -174,9 +174,9 @@ TOUCH_SPEC = CommandSpec(
 )
 
 
-def _now(ctx: Ctx) -> float:
-    """The filesystem's clock, so new timestamps agree with files written now."""
-    return ctx.fs.vfs.clock()
+def _now(ctx: Ctx) -> int:
+    """The filesystem's clock in nanoseconds, so new timestamps agree with files written now."""
+    return ns_clock(ctx.fs.vfs.clock)()
 
 
 @declare("touch", spec=TOUCH_SPEC, effects=Effects.TOUCH)
@@ -218,20 +218,20 @@ def cmd_touch(ctx: Ctx) -> int:
         except FsError as e:
             fail(ctx, "failed to get attributes of", ref, e)
             return 1
-        atime, mtime = rst.atime, rst.mtime
+        atime, mtime = rst.atime_ns, rst.mtime_ns
     if opts.has("date"):
         base = mtime if opts.has("reference") else now
-        when = parse_date(opts["date"], base, tz)
+        when = parse_datetime(opts["date"], base, tz)
         if when is None:
             ctx.error(f"invalid date format {quote(opts['date'])}")
             return 1
         atime = mtime = when
     if opts.has("t"):
-        when = parse_touch_stamp(opts["t"], now, tz)
-        if when is None:
+        stamp = parse_touch_stamp(opts["t"], now / NS, tz)
+        if stamp is None:
             ctx.error(f"invalid date format {quote(opts['t'])}")
             return 1
-        atime = mtime = when
+        atime = mtime = seconds_to_ns(stamp)
     if not operands:
         raise usage_error(ctx, "missing file operand")
     status = 0

@@ -116,7 +116,7 @@ def _move(
             return False
         if mode == "no_clobber":
             return True
-        if update and not sst.is_dir and dst_l.mtime >= sst.mtime:
+        if update and not sst.is_dir and dst_l.mtime_ns >= sst.mtime_ns:
             return True
         if mode == "interactive" and not prompt(ctx, f"overwrite {quoteaf(dst)}?"):
             return True

@@ -5,14 +5,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ...vfs.base import Stat
+from ...vfs.base import NS, Stat
 from ..fsutil import (
     blocks_512,
     find_type_char,
     group_name,
     ls_time,
     mode_string,
-    nanos,
     to_datetime,
     user_name,
 )
@@ -124,15 +123,16 @@ def _apply_spec(text: str, spec: str) -> str:
     return text
 
 
-def _frac_seconds(t: float) -> str:
+def _frac_seconds(ns: int) -> str:
     # GNU prints nanoseconds followed by a 0: 10 fractional digits
-    return f"{nanos(t):09d}0"
+    return f"{ns % NS:09d}0"
 
 
-def format_time(t: float, letter: str, state: State) -> str:
-    d = to_datetime(t, state.tz)
+def format_time(t: int, letter: str, state: State) -> str:
+    """One %Ak/%Ck/%Tk letter of a time in nanoseconds."""
+    d = to_datetime(t // NS, state.tz)
     if letter == "@":
-        return f"{math.floor(t)}.{_frac_seconds(t)}"
+        return f"{t // NS}.{_frac_seconds(t)}"
     if letter == "S":
         return f"{d.second:02d}.{_frac_seconds(t)}"
     if letter == "T":
@@ -150,16 +150,16 @@ def format_time(t: float, letter: str, state: State) -> str:
     if letter == "Z":
         return d.tzname() or "UTC"
     if letter == "s":
-        return str(math.floor(t))
+        return str(t // NS)
     try:
         return d.strftime("%" + letter)
     except ValueError:
         return "%" + letter
 
 
-def ctime_text(t: float, state: State) -> str:
-    """%t, %a, %c: like ctime(3) with the fraction GNU find adds."""
-    d = to_datetime(t, state.tz)
+def ctime_text(t: int, state: State) -> str:
+    """%t, %a, %c: like ctime(3) with the fraction GNU find adds (t in nanoseconds)."""
+    d = to_datetime(t // NS, state.tz)
     return d.strftime("%a %b ") + f"{d.day:2d} " + d.strftime("%H:%M:%S") + f".{_frac_seconds(t)} {d.year}"
 
 
@@ -185,7 +185,7 @@ def directive(entry: Entry, d: str, state: State) -> str:
     st = entry.stat(ctx)
     lst = entry.lst
     if d[0] in "ACTW" and len(d) == 2:
-        t = {"A": st.atime, "C": st.ctime, "T": st.mtime, "W": st.mtime}[d[0]]
+        t = {"A": st.atime_ns, "C": st.ctime_ns, "T": st.mtime_ns, "W": st.mtime_ns}[d[0]]
         return format_time(t, d[1], state)
     if d == "p":
         return entry.path
@@ -252,7 +252,7 @@ def directive(entry: Entry, d: str, state: State) -> str:
     if d == "S":
         return _sparseness(st)
     if d in ("t", "a", "c"):
-        t = {"t": st.mtime, "a": st.atime, "c": st.ctime}[d]
+        t = {"t": st.mtime_ns, "a": st.atime_ns, "c": st.ctime_ns}[d]
         return ctime_text(t, state)
     if d == "Z":
         return ""

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from ...expand.pattern import compile_pattern
 from ...limits import Budget
 from ...regex.brackets import bracket_end
-from ...vfs.base import Stat
+from ...vfs.base import Stat, seconds_to_ns
 from ...vfs.errors import FsError
-from ..date.parse import parse_date
+from ..date.parse import parse_datetime
 from ..fsutil import (
     GROUPS,
     USERS,
@@ -349,6 +349,12 @@ def _time_of(st: Stat, which: str) -> float:
     return {"a": st.atime, "c": st.ctime, "m": st.mtime}[which]
 
 
+def _ns_of(st: Stat, which: str) -> int:
+    # -newer and -newerXY compare whole nanoseconds: two files touched within one
+    # microsecond still differ, as they do on the kernel's timestamps
+    return {"a": st.atime_ns, "c": st.ctime_ns, "m": st.mtime_ns}[which]
+
+
 @handler("-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin")
 def _age(p: Parser, name: str) -> Pred:
     """GNU's time windows: `-mtime N` is (N, N+1] days ago measured from a day
@@ -397,9 +403,9 @@ def _newer(p: Parser, name: str) -> Pred:
     except FsError as e:
         raise FindError(f"{quote(path)}: {errmsg(e)}")
     which = {"-newer": "m", "-anewer": "a", "-cnewer": "c"}[name]
-    ref_time = ref.mtime
+    ref_time = ref.mtime_ns
     ctx = p.ctx
-    return lambda e: _time_of(e.stat(ctx), which) > ref_time
+    return lambda e: _ns_of(e.stat(ctx), which) > ref_time
 
 
 @handler(*[f"-newer{x}{y}" for x in "aBcm" for y in "aBcmt"])
@@ -412,7 +418,7 @@ def _newer_xy(p: Parser, name: str) -> Pred:
         )
     value = p.arg(name)
     if y == "t":
-        when = parse_date(value, p.state.now, p.state.tz)
+        when = parse_datetime(value, seconds_to_ns(p.state.now), p.state.tz)
         if when is None:
             raise FindError(f"I cannot figure out how to interpret {quote(value)} as a date or time")
         ref_time = when
@@ -421,9 +427,9 @@ def _newer_xy(p: Parser, name: str) -> Pred:
             ref = p.ctx.fs.stat(value)
         except FsError as e:
             raise FindError(f"{quote(value)}: {errmsg(e)}")
-        ref_time = _time_of(ref, y)
+        ref_time = _ns_of(ref, y)
     ctx = p.ctx
-    return lambda e: _time_of(e.stat(ctx), x) > ref_time
+    return lambda e: _ns_of(e.stat(ctx), x) > ref_time
 
 
 # ------------------------------------------------------------ permissions and owners

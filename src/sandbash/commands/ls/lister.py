@@ -8,7 +8,7 @@ import math
 import unicodedata
 
 from ...expand.pattern import compile_pattern
-from ...vfs.base import Stat
+from ...vfs.base import NS, Stat
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..fsutil import (
@@ -21,7 +21,6 @@ from ..fsutil import (
     human_size,
     join,
     mode_string,
-    nanos,
     needs_quoting,
     quote,
     quoteaf,
@@ -188,11 +187,12 @@ class Lister:
             out = [e for e in out if dir_like(e)] + [e for e in out if not dir_like(e)]
         return out
 
-    def time_of(self, e: Entry) -> float:
+    def time_of(self, e: Entry) -> int:
+        """The entry's time that -t sorts by and -l shows, in nanoseconds."""
         st = e.st
         if st is None:
-            return 0.0
-        return {"atime": st.atime, "ctime": st.ctime}.get(self.cfg.time, st.mtime)
+            return 0
+        return {"atime": st.atime_ns, "ctime": st.ctime_ns}.get(self.cfg.time, st.mtime_ns)
 
     # --- names
     def quote_name(self, name: str) -> str:
@@ -382,11 +382,12 @@ class Lister:
         return "".join(out)
 
     # --- long format
-    def format_time(self, t: float) -> str:
+    def format_time(self, ns: int) -> str:
         style = self.cfg.time_style
+        t = ns / NS
         d = to_datetime(t, self.tz)
         if style == "full-iso":
-            return format_full_time(t, self.tz)
+            return format_full_time(ns, self.tz)
         if style == "long-iso":
             return d.strftime("%Y-%m-%d %H:%M")
         recent = self.now - 31556952 // 2 < t <= self.now
@@ -397,7 +398,7 @@ class Lister:
             if "\n" in fmt:
                 old_fmt, recent_fmt = fmt.split("\n", 1)
                 fmt = recent_fmt if recent else old_fmt
-            return _strftime(d, fmt, t)
+            return _strftime(d, fmt, ns)
         if recent:
             return f"{d.strftime('%b')} {d.day:2d} {d.strftime('%H:%M')}"
         return f"{d.strftime('%b')} {d.day:2d}  {d.year}"
@@ -566,6 +567,6 @@ def _c_escape(name: str, c_style: bool) -> str:
     return "".join(out)
 
 
-def _strftime(d: _dt.datetime, fmt: str, t: float) -> str:
+def _strftime(d: _dt.datetime, fmt: str, ns: int) -> str:
     """strftime plus %N (nanoseconds), which Python lacks."""
-    return d.strftime(fmt.replace("%N", f"{nanos(t):09d}").replace("%-", "%"))
+    return d.strftime(fmt.replace("%N", f"{ns % NS:09d}").replace("%-", "%"))
