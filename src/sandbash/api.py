@@ -686,11 +686,11 @@ def _run(
     status = 0
     # a syntax error names where the text came from: `bash: -c: line 1:`, `script.sh: line 8:`
     source = "-c" if sh.state.mode == "c" else None
-    if source:
-        sh.set_execution_string(script)
     try:
         try:
             if keep_exit_trap:
+                if source:  # (run_toplevel sets it itself; inside the try: it is charged)
+                    sh.set_execution_string(script)
                 try:
                     status = with_room(sh.run_text, script, source, toplevel=True)  # (see framestack)
                 except SigPipe:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash
 from sandbash.errors import ExecutionLimitError
 from sandbash.interp import evaluator as evaluator_module
@@ -72,10 +73,10 @@ def test_calls_give_back_what_they_charged(shape: str, walker: bool) -> None:
     session = Bash().session()
     arg = "x" * 1000
     session.exec(f'i=000; {SHAPES[shape]}; h() {{ f "$@"; }}; h {arg}; h {arg}')
-    before = session.shell.state.vars.held()
+    before = vars_held(session.shell.state.vars)
     r = session.exec(f"for i in $(seq 100 299); do h {arg}; done")
     assert "internal error" not in r.stderr, r  # (some shapes end with a status of 1: getopts, errors)
-    assert session.shell.state.vars.held() == before
+    assert vars_held(session.shell.state.vars) == before
 
 
 @pytest.mark.parametrize(

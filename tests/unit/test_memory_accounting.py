@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError, Limits, Session
 from sandbash.commands.context import Ctx
 from sandbash.custom import command
@@ -27,7 +28,7 @@ BODY = "b=$(printf '%300000s' | tr ' ' b); "
 
 
 def held(sess: Session) -> int:
-    return sess.shell.state.vars.held()
+    return vars_held(sess.shell.state.vars)
 
 
 @pytest.fixture
@@ -303,3 +304,26 @@ def test_read_into_an_array_keeps_the_account_exact(sess: Session, loop: str) ->
         sess.exec(loop)
         sess.exec("unset f l; unset -f g")
         assert held(sess) == base
+
+
+def test_the_execution_string_is_charged_and_given_back(sess: Session) -> None:
+    # BASH_EXECUTION_STRING holds each run's text: charged when set, its bytes given back when
+    # the next run replaces it; an unset gives back only what was charged (the account of the
+    # other variables stays whole)
+    acct = sess.shell.state.vars
+    sess.exec("x=1")
+    base = acct.held()
+    sess.exec("#" + "a" * 300_000 + "\n:")
+    assert 300_000 <= acct.held() - base <= 301_000
+    sess.exec(":")
+    assert acct.held() - base < 1000
+    sess.exec("unset BASH_EXECUTION_STRING")
+    assert 0 < acct.held() <= base
+    assert sess.exec('echo "$x"').stdout == "1\n"
+
+
+def test_an_execution_string_over_max_memory_ends_on_the_limit() -> None:
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(max_memory=MB)).exec("#" + "a" * (2 * MB) + "\necho ran")
+    assert info.value.limit == "max_memory"
+    assert "ran" not in info.value.result.stdout

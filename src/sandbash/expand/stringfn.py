@@ -14,6 +14,7 @@ substitution...) keeps Expander.string. Arithmetic words use join_fn too (arithw
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -36,10 +37,16 @@ if TYPE_CHECKING:
 StrFn = Callable[[], str]
 
 
+# Every spelling of a multi-valued parameter has one of these marks: `$@ $*`, `${@… ${*…`,
+# `${a[@]… ${a[*]…` (`${!a[@]}` too) and `${!prefix@} ${!prefix*}`. A literal `@` or `*`
+# (`email=a@b.c`, `pat=*.log`, `$((a*b))`) has none and keeps string_fn's compiled shapes.
+_MULTI_MARK = re.compile(r"\$\{?[@*]|[@*][\]}]")
+
+
 def value_fn(ex: Expander, word: A.Word) -> StrFn:
     """What `ex.value(word)` gives (an assignment's value), as a closure: string_fn's, unless the
-    word can hold a multi-valued result (an `@` or `*` in it), which Expander.value expands."""
-    if "@" in word.text or "*" in word.text:
+    word can hold a multi-valued result, which Expander.value expands (joined with IFS)."""
+    if _MULTI_MARK.search(word.text):
         return partial(ex.value, word)
     return string_fn(ex, word)
 

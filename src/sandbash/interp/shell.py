@@ -21,7 +21,7 @@ from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ASSOC, NAMEREF, Var
+from ..shvars.vars import ASSOC, NAMEREF, VAR_OVERHEAD, Var, value_size
 from ..stdio.streams import BufferWriter, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
@@ -316,8 +316,14 @@ class Shell:
         self.state.vars.readonly_names.update(OPTION_VARS)
 
     def set_execution_string(self, text: str) -> None:
-        """`bash -c TEXT` sets BASH_EXECUTION_STRING to TEXT, a plain variable."""
-        self.state.vars.globals["BASH_EXECUTION_STRING"] = Var(text, 0)
+        """`bash -c TEXT` sets BASH_EXECUTION_STRING to TEXT, a plain variable, charged as any
+        stored value is (a session's next run gives the old text's bytes back): a script that
+        assigns or unsets it later gives back only what was charged."""
+        store = self.state.vars
+        scope = store.globals
+        old = scope.get("BASH_EXECUTION_STRING")
+        store.charge(scope, value_size(text) - (value_size(old.value) if old is not None else -VAR_OVERHEAD))
+        scope["BASH_EXECUTION_STRING"] = Var(text, 0)
 
     def out(self, text: str) -> None:
         stream = self.io.get(1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 import sandbash.interp.evaluator as evaluator_module
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError, Limits, Session
 from sandbash.interp.variables import NOT_PLAIN, Variables
 
@@ -96,7 +97,7 @@ def _run(script: str, walker: bool, limits: Limits | None = None) -> tuple[str, 
         r = sess.exec(script)
     finally:
         evaluator_module.TREE_WALKER = saved
-    return r.stdout, r.stderr, r.exit_code, sess.shell.state.vars.held()
+    return r.stdout, r.stderr, r.exit_code, vars_held(sess.shell.state.vars)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError, Policy
 from sandbash.interp import compiler, control
 from sandbash.limits import Limits
@@ -247,9 +248,9 @@ def test_declare_locals_all_or_nothing() -> None:
     ):
         assert not store.declare_locals(pairs)
     assert store.find("c") is None and store.find("d") is None and store.find("e") is None
-    held = store.held()
+    held = vars_held(store)
     assert store.declare_locals([("big", "x" * 1000)])
-    assert store.held() >= held + 1000  # charged (max_memory) as it is made
+    assert vars_held(store) >= held + 1000  # charged (max_memory) as it is made
 
 
 @pytest.mark.parametrize("walker", [False, True])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError, Policy
 from sandbash.interp import calls, compiler
 from sandbash.limits import Limits
@@ -205,10 +206,10 @@ def test_a_call_gives_back_what_it_held(walker: bool) -> None:
             'big=$(printf "%50000s"); f() { local a=$1 b="$1$1"; g "$b"; }; g() { local c=$1; }; f x; i=0'
         )
         vars_ = session.shell.state.vars
-        before = vars_.held()
+        before = vars_held(vars_)
         r = session.exec('for i in 1 2 3 4 5 6 7 8; do f "$big"; done; echo ${#big}')
         assert r.stdout == "50000\n"
-        assert vars_.held() == before
+        assert vars_held(vars_) == before
         assert len(vars_.scopes) == 1 and not session.shell.state.frames
 
 

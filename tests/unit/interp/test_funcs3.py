@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError
 from sandbash.limits import Limits
 from sandbash.shvars.arrays import IndexedArray
@@ -120,11 +121,11 @@ def test_declare_locals_checked_makes_the_same(pairs: list[tuple[str, str | None
     for checked in (False, True):
         store = _store_in_function()
         store.globals["b"] = Var("g", EXPORT)
-        before = store.held()
+        before = vars_held(store)
         assert store.declare_locals(pairs, checked)
         scope = store.scopes[-1]
         made.append(
-            ({k: (v.value, v.attrs) for k, v in scope.items()}, store.held() - before, set(scope.locals))
+            ({k: (v.value, v.attrs) for k, v in scope.items()}, vars_held(store) - before, set(scope.locals))
         )
     assert made[0] == made[1]
     want = sum(VAR_OVERHEAD + value_size(v) for _, v in pairs)
@@ -137,7 +138,7 @@ def test_declare_locals_unchecked_still_refuses() -> None:
     store = _store_in_function()
     for pairs in ([("1x", "1")], [("d", "1"), ("d", None)], [("SECONDS", "1")], [("a-b", None)]):
         assert not store.declare_locals(pairs)
-    assert not store.scopes[-1] and store.held() == 0
+    assert not store.scopes[-1] and vars_held(store) == 0
 
 
 def _reference_add(acct: MemAccount, n: int) -> None:
@@ -190,10 +191,10 @@ def test_locals_give_back_what_they_held(walker: bool) -> None:
         session = Bash().session()
         session.exec('big=$(printf "%20000s"); u=${big// /é}; f() { local a=$1 b c="$2"; b=$1; }; f x y; i=0')
         vars_ = session.shell.state.vars
-        before = vars_.held()
+        before = vars_held(vars_)
         r = session.exec('for i in 1 2 3 4 5; do f "$big" "$u"; done; echo ${#u}')
         assert r.stdout == "20000\n"
-        assert vars_.held() == before
+        assert vars_held(vars_) == before
 
 
 @pytest.mark.parametrize("walker", [False, True])

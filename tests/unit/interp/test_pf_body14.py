@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError, Limits, Session
 from sandbash.shvars.vars import EXPORT, VAR_OVERHEAD, Scope, Var, VarStore, value_size
 
@@ -27,13 +28,13 @@ def test_each_name_made_as_declare_local_makes_it(depth: int) -> None:
         if depth > 1:
             store.scopes[1]["w"] = Var("below", EXPORT)
             store.local_names.add("w")
-    before = one.held()
+    before = vars_held(one)
     for name, value in zip(names, values, strict=True):
         assert one.declare_local(name, value)
     assert each.declare_each(names, values)
     assert (
-        one.held()
-        == each.held()
+        vars_held(one)
+        == vars_held(each)
         == before + sum(VAR_OVERHEAD + (value_size(v) if v is not None else 0) for v in values)
     )
     got = [(k, v.value, v.attrs) for k, v in each.scopes[-1].items()]
@@ -45,12 +46,12 @@ def test_each_name_made_as_declare_local_makes_it(depth: int) -> None:
 def test_a_name_that_cannot_be_made_stops_there() -> None:
     store = _store_at_depth(1)
     store.readonly_names.add("r")
-    before = store.held()
+    before = vars_held(store)
     # made before the readonly name, charged; nothing after it
     assert not store.declare_each(("a", "r", "b"), ("xy", "1", "2"))
     scope = store.scopes[-1]
     assert set(scope) == {"a"} and scope.locals == {"a"}
-    assert store.held() - before == VAR_OVERHEAD + 2
+    assert vars_held(store) - before == VAR_OVERHEAD + 2
     # outside a function: nothing at all
     top = VarStore()
     assert not top.declare_each(("a", "b"), ("1", "2")) and not top.scopes[0]
@@ -84,9 +85,9 @@ def test_calls_give_back_what_their_locals_held(
         monkeypatch.setenv("SANDBASH_TREE_WALKER", "1")
     sess: Session = Bash().session()
     sess.exec(f'f() {{ {body}; }}; g() {{ f "$@"; }}; unset i')  # ($_ the same after both)
-    base = sess.shell.state.vars.held()
+    base = vars_held(sess.shell.state.vars)
     sess.exec('for ((i=0; i<300; i++)); do g "$i" "$(printf "%*s" $((i % 50)) "")"; done; unset i')
-    assert sess.shell.state.vars.held() == base
+    assert vars_held(sess.shell.state.vars) == base
 
 
 def test_max_memory_stops_a_local_of_several_names() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError
 from sandbash.limits import Limits
 
@@ -34,11 +35,11 @@ def test_calls_give_back_what_they_held(walker: bool, body: str) -> None:
         session = Bash().session()
         session.exec(f'{SETUP}; {body}; g() {{ f "$@"; :; }}; e() {{ :; }}; f x y; g x y')
         vars_ = session.shell.state.vars
-        before = vars_.held()
+        before = vars_held(vars_)
         flags = session.exec("echo $-").stdout
         r = session.exec('for i in 1 2 3 4 5; do f "$big" "$u"; e; g "$u" "$big"; e x; done; echo ${#u} $-')
         assert r.stdout == f"20000 {flags}"
-        assert vars_.held() == before
+        assert vars_held(vars_) == before
 
 
 @pytest.mark.parametrize("walker", [False, True])
@@ -64,7 +65,7 @@ def test_locals_under_the_limit_run(walker: bool) -> None:
     with walking(walker):
         session = Bash(limits=Limits(max_call_depth=1000, max_memory=12 << 20)).session()
         session.exec("x=1")
-        before = session.shell.state.vars.held()
+        before = vars_held(session.shell.state.vars)
         r = session.exec(script)
         assert r.stdout == "ok\n"
-        assert session.shell.state.vars.held() - before < 200_000  # (u itself: 80,000 bytes)
+        assert vars_held(session.shell.state.vars) - before < 200_000  # (u itself: 80,000 bytes)

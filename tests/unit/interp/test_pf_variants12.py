@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError
 from sandbash.limits import Limits
 from sandbash.shvars.vars import EXPORT, INTEGER, VAR_OVERHEAD, Scope, Var, VarStore, value_size
@@ -33,7 +34,7 @@ def test_local_again_assigns_and_charges_the_difference(
 ) -> None:
     for multi in (False, True, "each"):
         store = _store_in_function()
-        before = store.held()
+        before = vars_held(store)
         if multi == "each":  # (the compiler's `local a=... n=1`, names checked as written)
             assert store.declare_each(("a", "n"), (first, "1"))
             assert store.declare_each(("a", "m"), (again, None))
@@ -48,7 +49,7 @@ def test_local_again_assigns_and_charges_the_difference(
         assert (var.value, var.attrs) == (want, 0)
         assert store.scopes[-1].locals >= {"a"}
         extra = (2 * VAR_OVERHEAD + value_size("1")) if multi else 0
-        assert store.held() - before == VAR_OVERHEAD + value_size(want) + extra
+        assert vars_held(store) - before == VAR_OVERHEAD + value_size(want) + extra
 
 
 def test_local_again_keeps_export_and_refuses_the_rest() -> None:
@@ -64,13 +65,13 @@ def test_local_again_keeps_export_and_refuses_the_rest() -> None:
     scope["t"] = Var("temp", 0)
     scope.locals.add("t")
     scope["h"] = Var("hidden", 0)
-    held = store.held()
+    held = vars_held(store)
     for pairs in ([("i", "5")], [("t", "x")], [("h", "x")], [("e", "3"), ("i", "4")]):
         assert not store.declare_locals(pairs)
         if len(pairs) == 1:
             assert not store.declare_local(*pairs[0])
             assert not store.declare_each(*zip(*pairs, strict=True))
-    assert store.held() == held
+    assert vars_held(store) == held
     assert [scope[k].value for k in "eith"] == ["2", "1", "temp", "hidden"]
 
 

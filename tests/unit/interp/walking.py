@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 import sandbash.interp.evaluator as evaluator_module
+from memheld import vars_held
 from sandbash import Bash
 
 
@@ -34,6 +35,6 @@ def held_change(setup: str, script: str, walker: bool) -> tuple[str, int]:
         session = Bash().session()
         session.exec(setup)
         vars_ = session.shell.state.vars
-        before = vars_.held()
+        before = vars_held(vars_)
         out = session.exec(script).stdout
-        return out, vars_.held() - before
+        return out, vars_held(vars_) - before
