@@ -15,7 +15,7 @@ from ..interp.variables import AS_EXPANDED, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ARRAY, ASSOC, EXPORT, NOASSIGN, ArrayRefArg, split_array_ref
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, NOASSIGN, READONLY, ArrayRefArg, split_array_ref
 from ..stdio.streams import NullStream, Stream, StreamReadError
 from ..vfs.errors import strerror
 from . import builtin
@@ -753,6 +753,9 @@ def _indexed_array_target(sh: Shell, cmd: str, name: str) -> bool:
     if sh.va.noassign(target):
         return False
     var = sh.state.vars.find(target)
+    if var.attrs & READONLY if var is not None else sh.va.table_readonly(target):
+        sh.report_error(f"{name}: readonly variable")  # (bash asks before what kind of array it is)
+        return False
     if (var is not None and (var.attrs & ASSOC or isinstance(var.value, AssocArray))) or (
         var is None and sh.va.table_target(target)
     ):

@@ -10,7 +10,7 @@ from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
 from ..interp.control import AbortCommand
 from ..interp.executor import assign_failed, trace_assign
-from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
+from ..interp.variables import AS_EXPANDED, AssignError, CircularRef, ElementError, valid_ref_target
 from ..shvars.arrays import ASSOC_BUCKETS, CONVERTED_BUCKETS, AssocArray, IndexedArray
 from ..shvars.vars import (
     ARRAY,
@@ -353,7 +353,7 @@ def _declare_one(
     if not _valid_name(name):
         sh.builtin_error(cmd, f"`{arg}': not a valid identifier")
         return False
-    if items is not None and cmd in _DECLARERS:
+    if items is not None:
         _compound_precheck(sh, name, set_attrs, local)
     if sub is not None and cmd in ("readonly", "export"):
         sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
@@ -419,6 +419,16 @@ def _declare_one(
         and not _self_named(sh, name, value, append)
     ):
         return False
+    if (
+        cmd in ("readonly", "export")
+        and sub is None
+        and items is None
+        and set_attrs & (READONLY | EXPORT)  # (`export -n` takes the attribute off in _unexport)
+        and not (set_attrs | clear_attrs) & NAMEREF
+    ):
+        done = _attr_through_ref(sh, cmd, name, value if has_value else None, append, set_attrs, clear_attrs)
+        if done is not None:
+            return done
     if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None and not _hidden_ref(sh, name, local):
         # `declare -i r` or `declare r=v` on a nameref works on the variable it names
         try:
@@ -444,11 +454,9 @@ def _declare_one(
         # BASH_CMDS/BASH_ALIASES at the top level are the tables themselves (`declare -A
         # BASH_CMDS=([cat]=/bin/rm)` is `hash -p /bin/rm cat`): no ordinary variable is made
         # (a list given by `declare -g`/`readonly`/`export` in a function makes one, as in bash)
-        if items is not None:
-            sh.va.fill_table(name, items)
-        elif has_value and sub:
-            sh.set_var(name, value, sub=sub, append=append, parsed=parsed)
-        return True
+        return _declare_table(
+            sh, cmd, name, value if has_value else None, sub, items, append, parsed, set_attrs, clear_attrs
+        )
     # find or create the variable in the right scope
     vars_ = st.vars
     if local:
@@ -469,7 +477,9 @@ def _declare_one(
         if scope.func:
             # a readonly global may not be hidden; a calling function's readonly local may (bash)
             depth, outer = vars_.find_scope(name)
-            if outer is not None and outer.attrs & READONLY and name not in scope and depth == 0:
+            if (
+                (outer is not None and outer.attrs & READONLY and depth == 0) or sh.va.table_readonly(name)
+            ) and name not in scope:
                 sh.builtin_error(cmd, f"{name}: readonly variable")
                 return False
             scope.locals.add(name)
@@ -665,11 +675,15 @@ def _compound_precheck(sh: Shell, name: str, set_attrs: int, local: bool) -> Non
         sh.builtin_error(func, f"{name}: variable may not be assigned value")
         return
     var = st.vars.find(name) if func is None or local else st.vars.globals.get(name)
+    if var is None and sh.va.table_readonly(name):
+        var = sh.va.lookup(name)  # the table's variable, readonly (a local may not hide it either)
     if var is None:
         return
     if var.attrs & READONLY:
         if func is not None and local:
-            if st.vars.find_scope(name)[0] == 0:  # (a caller's readonly local may be hidden)
+            if st.vars.find_scope(name)[0] == 0 or sh.va.table_readonly(
+                name
+            ):  # (a caller's readonly local may be hidden)
                 sh.builtin_error(func, f"{name}: readonly variable")
             return
         sh.error(f"{name}: readonly variable")
@@ -686,6 +700,97 @@ def _compound_precheck(sh: Shell, name: str, set_attrs: int, local: bool) -> Non
         sh.error(f"{name}: {why}")
         raise AbortCommand(1)
     sh.builtin_error(func, f"{name}: {why}")
+
+
+def _attr_through_ref(
+    sh: Shell, cmd: str, name: str, value: str | None, append: bool, set_attrs: int, clear_attrs: int
+) -> bool | None:
+    """readonly/export NAME[=VALUE] with NAME a reference that names no variable yet (no
+    target, a chain back to itself, an element), as bash's set_or_show_attributes: the value is
+    assigned first (through the reference, or as its target), then the attribute goes to what
+    the reference names once more: a circular chain is warned twice and nothing gets it, an empty
+    reference is no identifier (status 0 all the same), an element neither. None: NAME is no such
+    reference, the general way decides."""
+    ref = sh.state.vars.find(name)
+    if ref is None or not ref.attrs & NAMEREF:
+        return None
+    try:
+        target, tsub = sh.va.resolve_name(name)
+        if ref.value and tsub is None:
+            return None  # a reference to a variable: declare's way works on that variable
+    except AssignError:
+        pass
+    if value is not None:
+        try:
+            sh.set_var(name, value, append=append)
+        except AssignError as e:
+            if e.fatal and not isinstance(e, CircularRef):  # (bash goes on to the attribute)
+                raise
+            sh.error(e.message)
+            ok = False
+        else:
+            ok = True
+    else:
+        ok = True
+    try:
+        target, tsub = sh.va.resolve_name(name)
+    except AssignError as e:
+        sh.error(e.message)  # (bash's find_variable and then its lookup for a new variable)
+        sh.error(e.message)
+        return ok
+    if target == name and not ref.value:
+        sh.builtin_error(cmd, "`': not a valid identifier")
+        return ok
+    if tsub is not None:
+        sh.builtin_error(cmd, f"`{target}[{tsub}]': not a valid identifier")
+        return ok
+    return _declare_one(sh, cmd, target, set_attrs, clear_attrs, False) and ok
+
+
+def _declare_table(
+    sh: Shell,
+    cmd: str,
+    name: str,
+    value: str | None,
+    sub: str | None,
+    items: list[tuple[str | None, str, bool]] | None,
+    append: bool,
+    parsed: Subscript | None,
+    set_attrs: int,
+    clear_attrs: int,
+) -> bool:
+    """declare/readonly/export of BASH_CMDS or BASH_ALIASES at the top level: the value goes
+    into the table itself, and of the attributes only -r and -x are kept (in ShellState's
+    table_attrs; bash keeps others too, which change no entry sandbash runs). A readonly table
+    refuses a value and `+r` as any readonly variable does."""
+    attrs = sh.state.table_attrs.get(name, 0)
+    if set_attrs & ARRAY and sub is None:  # (`declare T[k]` alone asks for an indexed array too)
+        sh.builtin_error(cmd, f"{name}: cannot convert associative to indexed array")
+        return False
+    if attrs & READONLY and (value is not None or items is not None or clear_attrs & READONLY):
+        if cmd in ("declare", "typeset", "local"):
+            sh.builtin_error(cmd, f"{name}: readonly variable")
+        else:  # (readonly and export word it as the assignment statement does)
+            sh.error(f"{name}: readonly variable")
+        return False
+    if items is not None:
+        sh.va.fill_table(name, items)
+    elif value is not None:  # (`declare BASH_CMDS=/bin/x`: the entry of key 0)
+        sh.set_var(name, value, sub=sub, append=append, parsed=parsed)
+    _table_attrs(sh, name, set_attrs, clear_attrs)
+    return True
+
+
+def _table_attrs(sh: Shell, name: str, set_attrs: int, clear_attrs: int) -> None:
+    """-r and -x of BASH_CMDS/BASH_ALIASES set or cleared (-r is never cleared)."""
+    table_attrs = sh.state.table_attrs
+    attrs = (table_attrs.get(name, 0) | set_attrs) & ~(clear_attrs & EXPORT) & (READONLY | EXPORT)
+    if attrs & READONLY:
+        sh.state.vars.readonly_names.add(name)  # (the fast `local` path then leaves it to declare)
+    if attrs:
+        table_attrs[name] = attrs
+    else:
+        table_attrs.pop(name, None)
 
 
 def _to_array(
@@ -863,6 +968,8 @@ def _unexport(sh: Shell, arg: str, name: str, kind: int) -> int:
     found = sh.state.vars.find(target)
     if found is not None:
         found.attrs &= ~EXPORT
+    elif sh.va.table_target(target):
+        _table_attrs(sh, target, 0, EXPORT)
     return 0
 
 

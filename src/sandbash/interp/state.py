@@ -335,6 +335,8 @@ class ShellState:
         self.rand_seed: int | None = None
         self.last_random = 0
         self.unspecial: set[str] = set()  # dynamic variables `unset` made ordinary
+        # BASH_CMDS/BASH_ALIASES are no variables of a scope: their -r and -x attributes live here
+        self.table_attrs: dict[str, int] = {}
         self.pid = 0
         self.bashpid = 0
         self.in_trap = ""
@@ -522,6 +524,7 @@ _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "hashed": lambda p, new: p.hashed.copy(),
     "rng": lambda p, new: _new_rng(new.rng_seed),
     "unspecial": lambda p, new: set(p.unspecial),
+    "table_attrs": lambda p, new: dict(p.table_attrs),
     "ulimits": lambda p, new: dict(p.ulimits),
     "completions": _copy_completions,
     "history": lambda p, new: list(p.history),

@@ -298,7 +298,7 @@ class Variables:
         if name == "BASH_COMMAND":
             return Var(self.sh.command_text())
         if name in _TABLES:
-            return Var(self._table_array(name), ASSOC)
+            return Var(self._table_array(name), ASSOC | self.state.table_attrs.get(name, 0))
         if name == "_":
             return Var(self.state.last_arg)
         return None
@@ -328,6 +328,7 @@ class Variables:
                 value = IndexedArray()  # filled when read (GROUPS, DIRSTACK)
             elif attrs & ASSOC:
                 value = self._table_array(name)
+                attrs |= self.state.table_attrs.get(name, 0)
             out[name] = Var(value, attrs)
         return out
 
@@ -709,10 +710,18 @@ class Variables:
         vars_ = self.state.vars
         return (scope is None or scope is vars_.scopes[0]) and vars_.find(name) is None
 
+    def table_readonly(self, name: str) -> bool:
+        """Whether `readonly BASH_CMDS` (or BASH_ALIASES) made the table's variable readonly: bash
+        then refuses every assignment to it (an element, a list, `read`, `printf -v`, `unset`),
+        while `hash -p`, `hash -r`, `alias` and `unalias` still change the table itself."""
+        return bool(self.state.table_attrs.get(name, 0) & READONLY) and self.table_target(name)
+
     def table_put(self, name: str, key: str, value: str, append: bool = False) -> None:
         """One entry of the alias or command hash table (`BASH_CMDS[cat]=/bin/rm` is `hash -p
         /bin/rm cat`: the policy decides on the program the name then runs); `+=` appends to
         the alias's text or the entry's path, as bash does."""
+        if self.table_readonly(name):
+            raise ReadonlyError(f"{name}: readonly variable")
         if name == "BASH_ALIASES":
             aliases = self.state.aliases
             aliases[key] = aliases.get(key, "") + value if append else value
@@ -871,8 +880,10 @@ class Variables:
         if sub is not None and scope is None and sub and name not in _ELEMENT_SPECIAL:
             if self._set_plain_element(name, value, sub, append, parsed):
                 return
-        if sub is not None and self.table_target(name, scope):
-            self.table_put(name, self.sh.subscript_key(sub, parsed), value, append)
+        if (sub or (sub is None and scope is None)) and self.table_target(name, scope):
+            # `BASH_CMDS=/bin/x` is the entry of key 0 (bash's assoc `A=v`); `+=` replaces it there
+            key = "0" if sub is None else self.sh.subscript_key(sub, parsed)
+            self.table_put(name, key, value, append and sub is not None)
             return
         if sub is not None and scope is None and name == "DIRSTACK" and name not in self.state.unspecial:
             # an element replaces that stack entry (dirs +N); the current directory (0) stays
@@ -1382,6 +1393,8 @@ class Variables:
         """`BASH_CMDS=(...)`, `+=` alike: bash adds each element to the table (nothing is
         emptied), keys and values paired as for any associative array, `[k]+=v` appending to
         the entry there; entries the list does not change keep their hit counts."""
+        if self.table_readonly(name):
+            raise ReadonlyError(f"{name}: readonly variable")
         before = self._table_array(name)
         scratch = Var(self._table_array(name), ASSOC)
         self._fill_array(name, scratch, items, True, True)
@@ -1585,6 +1598,8 @@ class Variables:
             self.posix_mode(False)
         elif name == "IGNOREEOF":
             self.state.opts["ignoreeof"] = False
+        if self.table_readonly(name) and not force:
+            raise AssignError(f"{name}: cannot unset: readonly variable")
         if name in _DYNAMIC and name not in ("_", "PIPESTATUS"):
             # (PIPESTATUS is made again, an array, when the `unset` command ends: bash)
             self.state.unspecial.add(name)  # bash: an unset dynamic variable is an ordinary one from now on
@@ -1626,6 +1641,8 @@ class Variables:
         if tsub is not None:
             sub = tsub  # (a reference to an element: that element, whatever the subscript, as bash)
         var = self.state.vars.find(name)
+        if var is None and self.table_readonly(name):
+            raise AssignError(f"{name}: cannot unset: readonly variable")
         if var is None or sub == "":
             # (BASH_ALIASES, BASH_CMDS: bash leaves the tables alone; `unset 'a[]'` names no element)
             return True

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from ..interp.executor import hashed_entry_ok
 from ..interp.state import AliasTable
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ARRAY, ASSOC, READONLY, Var, value_size
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, READONLY, Var, value_size
 from ..syntax import ast as A
 from ..syntax.parser import Parser
 from ..vfs.errors import FsError
@@ -137,8 +137,26 @@ def _shell(state: ShellState, exited: int | None) -> dict[str, Any]:
         "rng": [rng[0], list(rng[1]), rng[2]],
         "random": [state.rand_seed, state.last_random],
         "unspecial": sorted(state.unspecial),
+        "table_attrs": {k: _attr_letters(v) for k, v in state.table_attrs.items()},
         "exited": exited,
     }
+
+
+_TABLE_ATTRS = {"r": READONLY, "x": EXPORT}
+
+
+def _attr_letters(attrs: int) -> str:
+    return "".join(c for c, bit in _TABLE_ATTRS.items() if attrs & bit)
+
+
+def _letters_attrs(name: str, letters: str) -> int:
+    """BASH_CMDS/BASH_ALIASES's -r/-x as a snapshot writes them ("rx"); anything else is refused."""
+    if name not in ("BASH_CMDS", "BASH_ALIASES") or not set(letters) <= _TABLE_ATTRS.keys():
+        raise SnapshotError(f"table attributes {name[:40]!r}: not ones the shell makes")
+    attrs = 0
+    for c in letters:
+        attrs |= _TABLE_ATTRS[c]
+    return attrs
 
 
 def _layers(backend: Backend, prefix: str = "") -> list[tuple[str, Backend]]:
@@ -431,6 +449,10 @@ def _apply_shell(session: Session, doc: object) -> None:
     rand = check_list(shell.get("random", [None, 0]), "$RANDOM state", 2)
     rand_seed = None if not rand or rand[0] is None else check_int(rand[0], "$RANDOM seed", 0, 0xFFFFFFFF)
     last_random = check_int(rand[1] if len(rand) > 1 else 0, "$RANDOM last value", 0, 32767)
+    table_attrs = {
+        k: _letters_attrs(k, v)
+        for k, v in check_str_map(shell.get("table_attrs", {}), "table attributes", 2, 2).items()
+    }
     unspecial = {
         check_str(n, "unset dynamic variable", 64)
         for n in check_list(shell.get("unspecial", []), "unset dynamic variables", 64)
@@ -489,6 +511,8 @@ def _apply_shell(session: Session, doc: object) -> None:
         for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)
     }
     state.rand_seed, state.last_random, state.unspecial = rand_seed, last_random, unspecial
+    state.table_attrs = table_attrs
+    state.vars.readonly_names.update(k for k, v in table_attrs.items() if v & READONLY)
     state.umask = umask
     state.fs.umask = umask
     state.fs.cwd = cwd
