@@ -94,8 +94,9 @@ class Lister:
         return st if st is not None else self.fs.try_stat(path)
 
     def make_entry(
-        self, name: str, path: str, cmdline: bool, known: Stat | FsError | None = None
+        self, name: str, path: str, cmdline: bool, known: Stat | FsError | None = None, label: str = ""
     ) -> Entry | None:
+        """`label`: the name a message gives `path` when it differs (a name listed in ".")."""
         fs = self.fs
         cfg = self.cfg
         try:
@@ -130,7 +131,12 @@ class Lister:
                 if tst is None:
                     # GNU only stats (and so only notices) when the output needs it
                     if cmdline or self.needs_stat:
-                        self.ctx.error(f"cannot access {quoteaf(path)}: No such file or directory")
+                        # (why: a loop of links, a refused target, or none at all)
+                        why = fs.stat_error(path)
+                        self.ctx.error(
+                            f"cannot access {quoteaf(label or path)}: "
+                            + (errmsg(why) if why else "No such file or directory")
+                        )
                     if cmdline:
                         self.status = 2
                         return None
@@ -503,9 +509,11 @@ class Lister:
                 continue
             child = join(path, name)
             try:
-                entry = self.make_entry(name, child, False, known.get(name))
+                # (GNU stats a name listed in "." without "./": its attach)
+                label = name if path == "." else ""
+                entry = self.make_entry(name, child, False, known.get(name), label)
             except FsError as e:
-                self.ctx.error(f"cannot access {quoteaf(child)}: {errmsg(e)}")
+                self.ctx.error(f"cannot access {quoteaf(label or child)}: {errmsg(e)}")
                 self.status = max(self.status, 1)
                 continue
             if entry is not None:
