@@ -8,6 +8,8 @@ run's budget; -exec commands run through the interpreter (ctx.run).
 
 from __future__ import annotations
 
+import errno
+
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..fsutil import errmsg, midnight, quote, tz_from_env
@@ -159,14 +161,24 @@ class _Walker:
             state.status = 1
             return
         follow = state.follow in ("H", "L")
-        if follow and lst.is_link and ctx.fs.try_stat(path) is None:
-            follow = state.follow == "L"
+        if follow and lst.is_link:
+            why = ctx.fs.stat_error(path)
+            if why is not None and why.errno != errno.ELOOP:  # (a loop: visit reports it)
+                follow = state.follow == "L"
         entry = Entry(path, path, 0, lst, follow)
         self.visit(entry, [])
 
     def visit(self, entry: Entry, ancestors: list[tuple[int, str]]) -> None:
         ctx, state = self.ctx, self.state
         ctx.checkpoint()
+        if entry.follow and entry.lst.is_link:
+            why = ctx.fs.stat_error(entry.path)
+            if why is not None and why.errno == errno.ELOOP:
+                # a loop of links is no dangling link to test as itself: GNU's fts reports it
+                state.flush()
+                ctx.error(f"{quote(entry.path)}: {errmsg(why)}")
+                state.status = 1
+                return
         st = entry.stat(ctx)
         is_dir = st.is_dir
         if is_dir and entry.follow:
