@@ -15,6 +15,7 @@ from ..textbasic.common import (
     encode,
     fail,
     quote,
+    read_chunks,
     read_held,
     split_records,
 )
@@ -86,42 +87,98 @@ def _adjust(column: int, c: int, count_bytes: bool) -> int:
     return column + 1
 
 
-def fold_line(line: bytes, width: int, count_bytes: bool, spaces: bool) -> list[bytes]:
-    """GNU fold_file for one line (without its newline): the output pieces."""
-    if len(line) <= width and (count_bytes or not any(c in line for c in (b"\t", b"\b", b"\r"))):
-        return [line]
-    if not spaces and (count_bytes or not any(c in line for c in (b"\t", b"\b", b"\r"))):
-        return [line[i : i + width] for i in range(0, len(line), width)]
-    out: list[bytes] = []
-    buf = bytearray()
-    column = 0
-    i = 0
-    n = len(line)
-    while i < n:
-        c = line[i]
-        column = _adjust(column, c, count_bytes)
-        if column > width:
-            if spaces:
-                end = max(buf.rfind(b" "), buf.rfind(b"\t"))
-                if end >= 0:
-                    out.append(bytes(buf[: end + 1]))
-                    del buf[: end + 1]
-                    column = 0
-                    for b in buf:
-                        column = _adjust(column, b, count_bytes)
-                    continue  # rescan this character
-            if not buf:
-                buf.append(c)
-                i += 1
+_SPECIAL = (b"\t", b"\b", b"\r")
+
+
+class Folder:
+    """GNU fold_file's state across reads: the output line being built (`buf`, at most `width`
+    columns) and its column, so a line without end streams in pieces, as GNU's does, instead of
+    being held whole."""
+
+    def __init__(self, width: int, count_bytes: bool, spaces: bool) -> None:
+        self.width = width
+        self.count_bytes = count_bytes
+        self.spaces = spaces
+        self.buf = bytearray()
+        self.column = 0
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The output `data` completes (lines with their newlines); the rest waits in `buf`."""
+        out: list[bytes] = []
+        segments = data.split(b"\n")
+        last = len(segments) - 1
+        for i, seg in enumerate(segments):
+            if seg:
+                self._segment(seg, out)
+            if i < last:
+                out.append(bytes(self.buf) + b"\n")
+                self.buf.clear()
+                self.column = 0
+        return out
+
+    def end(self) -> bytes:
+        """What an input without a final newline leaves, written as it is (GNU)."""
+        rest = bytes(self.buf)
+        self.buf.clear()
+        self.column = 0
+        return rest
+
+    def _segment(self, seg: bytes, out: list[bytes]) -> None:
+        if not self.spaces and (self.count_bytes or not any(c in seg for c in _SPECIAL)):
+            self._plain(seg, out)
+        else:
+            self._chars(seg, out)
+
+    def _plain(self, seg: bytes, out: list[bytes]) -> None:
+        """Bytes of one column each, without -s: cut every `width` columns (a full line waits
+        in `buf` until a next byte shows it must be broken, as GNU's column > width)."""
+        width, buf = self.width, self.buf
+        room = width - self.column
+        if len(seg) <= room:
+            buf += seg
+            self.column += len(seg)
+            return
+        if room > 0 or buf:
+            out.append(bytes(buf) + seg[: max(room, 0)] + b"\n")
+        pos = max(room, 0)  # (room < 0: a tab alone past the width, broken before the next byte)
+        buf.clear()
+        n = len(seg)
+        while n - pos > width:
+            out.append(seg[pos : pos + width] + b"\n")
+            pos += width
+        buf += seg[pos:]
+        self.column = n - pos
+
+    def _chars(self, seg: bytes, out: list[bytes]) -> None:
+        """GNU fold_file one byte at a time (tabs, backspaces, carriage returns, -s)."""
+        width, count_bytes, spaces, buf = self.width, self.count_bytes, self.spaces, self.buf
+        column = self.column
+        i = 0
+        n = len(seg)
+        while i < n:
+            c = seg[i]
+            column = _adjust(column, c, count_bytes)
+            if column > width:
+                if spaces:
+                    end = max(buf.rfind(b" "), buf.rfind(b"\t"))
+                    if end >= 0:
+                        out.append(bytes(buf[: end + 1]) + b"\n")
+                        del buf[: end + 1]
+                        column = 0
+                        for b in buf:
+                            column = _adjust(column, b, count_bytes)
+                        continue  # rescan this character
+                if not buf:
+                    buf.append(c)
+                    i += 1
+                    continue
+                out.append(bytes(buf) + b"\n")
+                buf.clear()
+                column = 0
                 continue
-            out.append(bytes(buf))
-            buf.clear()
-            column = 0
-            continue
-        buf.append(c)
-        i += 1
-    out.append(bytes(buf))
-    return out
+            buf.append(c)
+            i += 1
+        self.column = column
 
 
 @declare("fold", spec=FOLD_SPEC, effects=Effects.READS, stdin_close="-")
@@ -129,17 +186,21 @@ def fold_line(line: bytes, width: int, count_bytes: bool, spaces: bool) -> list[
 def cmd_fold(ctx: Ctx) -> int:
     opts, files = ctx.parse(FOLD_SPEC)
     width: int = opts.get("width", 80)
-    count_bytes = bool(opts.get("bytes"))
-    spaces = bool(opts.get("spaces"))
+    folder = Folder(width, bool(opts.get("bytes")), bool(opts.get("spaces")))
     out = Out(ctx.stdout)
-
-    def handle(line: bytes, terminated: bool) -> None:
-        pieces = fold_line(line, width, count_bytes, spaces)
-        out.write(b"\n".join(pieces) + (b"\n" if terminated else b""))
-
-    status = _each_line(ctx, files, handle, out.flush)
+    inputs = ctx.inputs(files, flush=out.flush)
+    for _name, stream in inputs:
+        # what waits is at most a line's `width` columns (a huge -w on a line without end: GNU
+        # grows its buffer as far as the line goes), charged while it waits
+        with ctx.hold_memory() as mem, inputs.reading():
+            for chunk in read_chunks(ctx, stream):
+                pieces = folder.feed(chunk)
+                mem.set(len(folder.buf))
+                if pieces:
+                    out.write(b"".join(pieces))
+            out.write(folder.end())  # (GNU's fold_file: each file's last piece, the next at column 0)
     out.flush()
-    return status
+    return inputs.status
 
 
 # ------------------------------------------------------------------ fmt
