@@ -50,6 +50,7 @@ CHANGES = [
     ("source_lines", lambda lst: lst.append((1, 0)), lambda lst: (1, 0) in lst),
     ("hashed", lambda d: d.__setitem__("ls", "command:/bin/ls"), lambda d: d.get("ls")),
     ("unspecial", lambda s: s.add("RANDOM"), lambda s: "RANDOM" in s),
+    ("table_attrs", lambda d: d.__setitem__("BASH_CMDS", 2), lambda d: d.get("BASH_CMDS")),
     ("ulimits", lambda d: d.__setitem__("n", (1, 1)), lambda d: d.get("n")),
     ("completions", lambda d: d.__setitem__("git", {"-W": ["x"]}), lambda d: d.get("git")),
     ("history", lambda lst: lst.append("ls"), lambda lst: "ls" in lst),
