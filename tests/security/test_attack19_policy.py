@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import zlib
+from typing import Any
 
 import pytest
+from secharness import Outcome, batch, param, verify
 
 from sandbash import Bash
 from sandbash.policy import Policy
@@ -107,3 +109,102 @@ def test_a_snapshot_with_forged_table_attributes_is_refused(attrs: object) -> No
     data = sandbox().session().snapshot()
     with pytest.raises(SnapshotError):
         sandbox().restore(_forged(data, attrs))
+
+
+# -------------------------------------------------------------- runtimes: their own file and process APIs
+
+RUNTIME_VICTIM = "/secret/key"
+
+
+def runtime_sandbox() -> Bash:
+    vfs = Vfs()
+    view = vfs.view("/")
+    for d in ("/data", "/workspace", "/secret"):
+        view.mkdir(d, parents=True)
+    view.write_bytes(RUNTIME_VICTIM, b"SECRET-19\n")
+    view.write_bytes("/data/a", b"data\n")
+    policy = Policy(None, paths=["/data:ro", "/workspace:rw"], deny=["rm"])
+    return Bash(fs=vfs, cwd="/workspace", policy=policy)
+
+
+def test_node_execsync_shows_the_commands_refusal() -> None:
+    """Fell, fixed: execSync dropped the command's standard error (node writes it on its own
+    unless `stdio` is given), so a refused `rm` inside it left no trace on the script's stderr."""
+    r = runtime_sandbox().exec("""node -e 'require("child_process").execSync("rm /data/a; echo ran")'""")
+    assert "rm: policy denied this command" in r.stderr, (r.stdout, r.stderr)
+
+
+# Held (guards): each runtime's own way to a file outside the grants, a write into a read-only
+# grant, a process or a host library; the secret never shows, /data keeps its one file.
+RUNTIME_ATTEMPTS = {
+    "sqlite-attach": "sqlite3 :memory: \"ATTACH DATABASE '/secret/key' AS s; select * from s.sqlite_master;\"",
+    "sqlite-vacuum-into": "sqlite3 :memory: \"create table t(x); vacuum into '/data/v.db';\"",
+    "sqlite-readfile": "sqlite3 :memory: \"select readfile('/secret/key');\"",
+    "sqlite-load-extension": "sqlite3 :memory: \"select load_extension('/lib/x.so');\"",
+    "sqlite-dot-read": "sqlite3 :memory: '.read /secret/key'",
+    "sqlite-dot-output": "sqlite3 :memory: '.output /data/x' 'select 1;'",
+    "sqlite-dot-shell": "sqlite3 :memory: '.shell cat /secret/key'",
+    "sqlite-temp-dir": "sqlite3 :memory: 'pragma temp_store_directory=\"/secret\";'",
+    "sqlite-open-ro": "sqlite3 /data/db 'create table t(x)'",
+    "lua-io-open": 'lua -e \'local f = io.open("/secret/key"); print(f and f:read("a"))\'',
+    "lua-io-output": 'lua -e \'io.output("/data/o"); io.write("x")\'',
+    "lua-dofile": "lua -e 'dofile(\"/secret/key\")'",
+    "lua-loadfile": "lua -e 'print(loadfile(\"/secret/key\"))'",
+    "lua-require-path": 'lua -e \'package.path = "/secret/?"; require("key")\'',
+    "lua-loadlib": "lua -e 'print(package.loadlib)'",
+    "lua-os-execute": "lua -e 'os.execute(\"rm /data/a\")'",
+    "lua-io-popen": 'lua -e \'print(io.popen("cat /secret/key"):read("a"))\'',
+    "lua-os-remove": "lua -e 'print(os.remove(\"/data/a\"))'",
+    "lua-os-rename": 'lua -e \'print(os.rename("/data/a", "/workspace/a"))\'',
+    "node-read": 'node -e \'console.log(require("fs").readFileSync("/secret/key", "utf8"))\'',
+    "node-write": 'node -e \'require("fs").writeFileSync("/data/n", "x")\'',
+    "node-execsync-cat": 'node -e \'console.log(String(require("child_process").execSync("cat /secret/key")))\'',
+    "node-spawnsync-rm": 'node -e \'require("child_process").spawnSync("rm", ["/data/a"])\'',
+    "node-process-binding": "node -e 'process.binding(\"fs\")'",
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNTIME_ATTEMPTS))
+def test_a_runtime_reaches_no_file_or_process_past_the_policy(name: str) -> None:
+    b = runtime_sandbox()
+    r = b.exec(RUNTIME_ATTEMPTS[name])
+    assert "SECRET-19" not in r.stdout + r.stderr, (r.stdout, r.stderr)
+    assert b.exec("ls /data").stdout == "a\n"
+
+
+# python3 (Monty) is not fork-safe: its rows run in a forked child each (secharness), the listing
+# of /data after the attempt in the same script
+PYTHON_ATTEMPTS = {
+    "python-open": "python3 -c 'print(open(\"/secret/key\").read())'",
+    "python-listdir": "python3 -c 'import os; print(os.listdir(\"/secret\"))'",
+    "python-write": 'python3 -c \'open("/data/p", "w").write("x")\'',
+    "python-subprocess": 'python3 -c \'import subprocess; print(subprocess.run(["cat", "/secret/key"]))\'',
+    "python-os-system": "python3 -c 'import os; os.system(\"rm /data/a\")'",
+    "python-ctypes": "python3 -c 'import ctypes'",
+    "python-socket": "python3 -c 'import socket'",
+    "python-proc-environ": "python3 -c 'print(open(\"/proc/self/environ\").read())'",
+}
+PYTHON_ROWS = [
+    param(
+        name,
+        script + '; echo "[$(ls /data | tr "\\n" ,)]"',
+        timeout=30,
+        build=runtime_sandbox,
+        contains="[a,]",
+    )
+    for name, script in sorted(PYTHON_ATTEMPTS.items())
+]
+
+
+@pytest.fixture(scope="module")
+def python_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_python_reaches_no_file_or_process_past_the_policy")
+
+
+@pytest.mark.parametrize("case", PYTHON_ROWS)
+def test_python_reaches_no_file_or_process_past_the_policy(
+    case: dict[str, Any], python_outcomes: dict[str, Outcome]
+) -> None:
+    out = python_outcomes[case["id"]]
+    verify(case, out)
+    assert "SECRET-19" not in out.text, out.describe()

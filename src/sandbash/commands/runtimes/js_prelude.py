@@ -678,6 +678,8 @@ path.posix = path;
 
 function execSync(cmd, o) {
   const r = call('exec', String(cmd), o && o.input !== undefined ? toBytes(o.input) : null);
+  // node writes the command's standard error on its own unless `stdio` is given (a refusal shows)
+  if (r.stderr && (!o || o.stdio === undefined)) rawWrite(2, call('utf8decode', r.stderr));
   if (r.status !== 0) {
     const e = new Error(`Command failed: ${cmd}\n${call('utf8decode', r.stderr)}`);
     e.status = r.status; e.stdout = fromLatin1(r.stdout); e.stderr = fromLatin1(r.stderr);
