@@ -8,8 +8,13 @@ the table's -r and -x now live in ShellState.table_attrs, travel with a fork and
 snapshot's forged attributes are refused. A scalar `BASH_CMDS=/bin/x` made an ordinary variable;
 bash writes the entry of key 0, which the gate then decides on like any other entry.
 
+Fell and fixed: node's child_process.execSync dropped the command's standard error (node writes
+it on its own unless `stdio` is given), so a refusal inside it left no trace.
+
 Held, kept as guards: whatever writes an entry (readonly or not), the gate decides on the program
-the name then runs.
+the name then runs; each runtime's own file, process and library APIs (sqlite, lua, node, python3)
+stay inside the policy; a forged snapshot (paths with `..`, relative or NUL, a path twice, a mount
+of another type or one this sandbox lacks) is refused whole and no host file changes.
 """
 
 from __future__ import annotations
@@ -208,3 +213,60 @@ def test_python_reaches_no_file_or_process_past_the_policy(
     out = python_outcomes[case["id"]]
     verify(case, out)
     assert "SECRET-19" not in out.text, out.describe()
+
+
+# -------------------------------------------------------------- hostile snapshots (held: guards)
+
+HOST_DIR_FILE = "h"
+
+
+def overlay_sandbox(host_dir: str) -> Bash:
+    from sandbash.vfs.mount import MountFs
+    from sandbash.vfs.overlay import OverlayFs
+
+    fs = MountFs()
+    fs.mount("/host", OverlayFs(host_dir))
+    return Bash(fs=Vfs(fs))
+
+
+def _edit(data: bytes, change: Any) -> bytes:
+    doc = json.loads(zlib.decompress(data[7:]))
+    change(doc)
+    return data[:7] + zlib.compress(json.dumps(doc).encode())
+
+
+def _nodes(doc: dict[str, Any], at: str) -> list[dict[str, Any]]:
+    nodes: list[dict[str, Any]] = next(m for m in doc["mounts"] if m["path"] == at)["image"]["nodes"]
+    return nodes
+
+
+def _with_path(at: str, path: str) -> Any:
+    return lambda doc: _nodes(doc, at).append({**_nodes(doc, at)[-1], "path": path})
+
+
+FORGED = {
+    "dot-dot-path": _with_path("/", "/../../../escape"),
+    "relative-path": _with_path("/", "escape"),
+    "nul-in-path": _with_path("/", "/tmp/a\x00b"),
+    "dot-dot-in-the-host-overlay": _with_path("/host", "/../escape"),
+    "a-path-twice": lambda doc: _nodes(doc, "/").append(dict(_nodes(doc, "/")[-1])),
+    "host-overlay-as-tmpfs": lambda doc: [
+        m.__setitem__("fstype", "tmpfs") for m in doc["mounts"] if m["path"] == "/host"
+    ],
+    "a-host-mount-of-etc": lambda doc: doc["mounts"].append(
+        {"path": "/etc", "fstype": "host", "image": None}
+    ),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGED))
+def test_a_forged_snapshot_touches_no_host_file(forgery: str, tmp_path: Any) -> None:
+    (tmp_path / HOST_DIR_FILE).write_text("host\n")
+    session = overlay_sandbox(str(tmp_path)).session()
+    session.exec("echo mine > /host/new; echo x > /tmp/f")
+    data = _edit(session.snapshot(), FORGED[forgery])
+    with pytest.raises(SnapshotError):
+        overlay_sandbox(str(tmp_path)).restore(data)
+    assert sorted(p.name for p in tmp_path.parent.iterdir() if p.name == "escape") == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [HOST_DIR_FILE]
+    assert (tmp_path / HOST_DIR_FILE).read_text() == "host\n"
