@@ -14,7 +14,6 @@ substitution...) keeps Expander.string. Arithmetic words use join_fn too (arithw
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -40,13 +39,15 @@ StrFn = Callable[[], str]
 # Every spelling of a multi-valued parameter has one of these marks: `$@ $*`, `${@… ${*…`,
 # `${a[@]… ${a[*]…` (`${!a[@]}` too) and `${!prefix@} ${!prefix*}`. A literal `@` or `*`
 # (`email=a@b.c`, `pat=*.log`, `$((a*b))`) has none and keeps string_fn's compiled shapes.
-_MULTI_MARK = re.compile(r"\$\{?[@*]|[@*][\]}]")
+# (Substring tests, not a regex: a plain run compiles no pattern of its own at start-up.)
+_MULTI_MARKS = ("$@", "$*", "${@", "${*", "@]", "*]", "@}", "*}")
 
 
 def value_fn(ex: Expander, word: A.Word) -> StrFn:
     """What `ex.value(word)` gives (an assignment's value), as a closure: string_fn's, unless the
     word can hold a multi-valued result, which Expander.value expands (joined with IFS)."""
-    if _MULTI_MARK.search(word.text):
+    text = word.text
+    if any(mark in text for mark in _MULTI_MARKS):
         return partial(ex.value, word)
     return string_fn(ex, word)
 
