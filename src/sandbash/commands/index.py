@@ -79,6 +79,7 @@ INDEX: dict[str, tuple[str, str, str, tuple[str, ...], bool, bool, str]] = {
     'link': ('fileops.create', 'cmd_link', 'link', (), False, False, 'ln'),
     'ln': ('fileops.create', 'cmd_ln', 'ln', (), False, False, 'ln'),
     'logname': ('shellutils.sysinfo', 'cmd_logname', 'logname', (), False, False, 'none'),
+    'look': ('misc_text.look', 'cmd_look', 'look', (), False, False, 'reads'),
     'ls': ('ls', 'cmd_ls', 'ls', (), False, False, 'ls'),
     'lua': ('runtimes.lua', 'cmd_lua', 'lua', (), False, False, 'opaque'),
     'lua5.4': ('runtimes.lua', 'cmd_lua', 'lua', (), False, False, 'opaque'),
