@@ -40,6 +40,23 @@ class KeySpecError(Exception):
         self.spec = spec
 
 
+# a key's ordering options: what a key without its own inherits from the global ones
+ORDERING_FLAGS = (
+    "dictionary",
+    "nonprinting",
+    "fold",
+    "skipsblanks",
+    "skipeblanks",
+    "numeric",
+    "general",
+    "human",
+    "month",
+    "random",
+    "version",
+    "reverse",
+)
+
+
 @dataclass
 class Key:
     sword: int = 0  # 0-based start field
@@ -76,20 +93,7 @@ class Key:
         )
 
     def inherit(self, g: Key) -> None:
-        for name in (
-            "dictionary",
-            "nonprinting",
-            "fold",
-            "skipsblanks",
-            "skipeblanks",
-            "numeric",
-            "general",
-            "human",
-            "month",
-            "random",
-            "version",
-            "reverse",
-        ):
+        for name in ORDERING_FLAGS:
             setattr(self, name, getattr(g, name))
 
     def opts_letters(self) -> str:
@@ -246,6 +250,13 @@ def blank_key_rx(key: Key) -> re.Pattern[bytes] | None:
 
 def key_span(line: bytes, key: Key, tab: int | None) -> bytes:
     """GNU's begfield/limfield: the bytes of the key in the line."""
+    start, end = key_bounds(line, key, tab)
+    return line[start:end] if end > start else b""
+
+
+def key_bounds(line: bytes, key: Key, tab: int | None) -> tuple[int, int]:
+    """Where begfield and limfield put the key's start and end (the end may lie before the start:
+    an empty key, which --debug shows as no match)."""
     lim = len(line)
     # start
     if tab is None:
@@ -263,7 +274,7 @@ def key_span(line: bytes, key: Key, tab: int | None) -> bytes:
         ptr = m.end() if m else ptr
     start = min(lim, ptr + key.schar)
     if key.eword is None:
-        return line[start:]
+        return start, lim
     eword = key.eword + (1 if key.echar == 0 else 0)
     if tab is None:
         ptr = _skip_fields_blank(line, 0, eword)
@@ -281,7 +292,7 @@ def key_span(line: bytes, key: Key, tab: int | None) -> bytes:
             while ptr < lim and line[ptr] in BLANKS:
                 ptr += 1
         ptr = min(lim, ptr + key.echar)
-    return line[start:ptr] if ptr > start else b""
+    return start, ptr
 
 
 # ------------------------------------------------------------------ ordering values

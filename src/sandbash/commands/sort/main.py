@@ -39,6 +39,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+Annotate = Callable[[bytes], bytes]  # --debug: an output line to its marked text
+
 # inputs larger than this are sorted in runs spilled to the temporary directory
 RUN_BYTES = 64 << 20
 
@@ -65,9 +67,7 @@ SORT_SPEC = CommandSpec(
         Opt(None, "check", arg="optional", metavar="diagnose-first", help="like -c, or -C with quiet/silent"),
         Opt("C", None, dest="check_quiet", help="like -c, but do not report first bad line"),
         Opt(None, "compress-program", arg="required", metavar="PROG", help="(ignored)"),
-        Opt(
-            None, "debug", help="annotate the part of the line used to sort (only the locale line is printed)"
-        ),
+        Opt(None, "debug", help="annotate the part of the line used to sort"),
         Opt(
             None, "files0-from", arg="required", metavar="F", help="read input from NUL-terminated names in F"
         ),
@@ -184,6 +184,7 @@ class Sorter:
         for k in keys:
             extractors.append(self._extractor(k, salt, collating))
         self.extractors = extractors
+        self.annotate: Annotate | None = None  # --debug's marking of each output line
 
     def _extractor(self, key: Key, salt: bytes, collating: bool) -> Callable[[bytes], Any]:
         value = make_value(key, salt, collating)
@@ -553,9 +554,19 @@ def cmd_sort(ctx: Ctx) -> int:
             if "UTF-8" in str(ctx.env.get("LC_ALL", ctx.env.get("LANG", "")))
             else "text ordering performed using simple byte comparison"
         )
+        from .debug import warnings
+
+        for line in warnings(
+            keys, gkey, tab, not opts.get("key"), bool(opts.get("stable")), bool(opts.get("unique"))
+        ):
+            ctx.error(line)
     sorter = Sorter(
         keys, gkey, tab, bool(opts.get("stable")), bool(opts.get("unique")), salt, _collating(ctx.env)
     )
+    if opts.get("debug") and not opts.get("output"):  # (GNU marks only what goes to standard output)
+        from .debug import annotator
+
+        sorter.annotate = annotator(keys, gkey, tab, sorter.stable, sorter.unique)
     f0 = opts.get("files0_from")
     if f0 is not None:
         files = _files0(ctx, f0, files)
@@ -578,7 +589,7 @@ def cmd_sort(ctx: Ctx) -> int:
                 result: Iterable[bytes] = _merge(sorter, [iter(d) for d in data])
             else:
                 result = _merge(sorter, [_lines(ctx, n, s, sep) for n, s in opened])
-            return _emit(ctx, result, output, sep)
+            return _emit(ctx, result, output, sep, sorter.annotate)
         return _sort_inputs(ctx, sorter, opened, output, sep, opts.get("temporary_directory") or [])
     except WriteError as e:
         ctx.error(
@@ -634,7 +645,11 @@ def _close_output(
             raise _die(ctx, f"write failed: {quotef(output or '')}: {strerror(e.errno or 5)}")
 
 
-def _emit(ctx: Ctx, lines: Iterable[bytes], output: str | None, sep: bytes) -> int:
+def _emit(
+    ctx: Ctx, lines: Iterable[bytes], output: str | None, sep: bytes, annotate: Annotate | None = None
+) -> int:
+    if annotate is not None:  # --debug: each line with its keys marked, ended by a newline (also -z)
+        lines, sep = map(annotate, lines), b"\n"
     stream, rewrite = _open_output(ctx, output)
     out = Out(stream)
     n = 0
@@ -690,10 +705,12 @@ def _sort_inputs(
                     spiller.spill(_expanded(acc.sorted(ctx, sorter)))
                     acc = _Accumulator(counting, mem, acc.limit)
         if spiller is None:
+            if sorter.annotate is not None:
+                return _emit(ctx, _expanded(acc.sorted(ctx, sorter)), output, sep, sorter.annotate)
             return _emit_counted(ctx, acc.sorted(ctx, sorter), output, sep)
         runs = spiller.runs()
         result = _merge(sorter, [*runs, iter(_expanded(acc.sorted(ctx, sorter)))])
-        return _emit(ctx, result, output, sep)
+        return _emit(ctx, result, output, sep, sorter.annotate)
     finally:
         mem.close()
         if spiller is not None:
