@@ -295,14 +295,23 @@ def test_increments_that_change_the_length_are_charged(sess: Session, loop: str)
         "declare -ax f=(x); while read -ra f; do :; done < /tmp/rows",
         "g() { local -a f=(1 2 3 4 5); while IFS=, read -a f; do :; done < /tmp/rows; }; g",
         'f=(); while read -r l; do IFS=, read -ra f <<< "$l"; done < /tmp/rows',
+        # the compiled read storing names (Variables.store_fields, its charge inline): names that
+        # exist and that do not, REPLY, a binding pushed for a reference or an integer from the
+        # second name on, a function's locals
+        "a=; b=x; while IFS=, read -r a b c; do :; done < /tmp/rows",
+        "while read -r a b; do :; done < /tmp/rows; while read; do :; done < /tmp/rows",
+        "declare -n r=b; while IFS=, read -r a r c; do :; done < /tmp/rows; unset -n r",
+        "declare -i c; while IFS=, read -r a b c; do :; done < <(printf '1,2,3\\n,,4+4\\n')",
+        'while read -r l; do IFS=, read -r a b c <<< "$l"; done < /tmp/rows',
+        "g() { local a b=1; while IFS=, read -r a b c; do :; done < /tmp/rows; }; g",
     ],
 )
-def test_read_into_an_array_keeps_the_account_exact(sess: Session, loop: str) -> None:
-    sess.exec("printf '%s\\n' a,b,c '' é,x,yy a,,b,c,dddd 'z ' > /tmp/rows; y=1; unset f")
+def test_read_keeps_the_account_exact(sess: Session, loop: str) -> None:
+    sess.exec("printf '%s\\n' a,b,c '' é,x,yy a,,b,c,dddd 'z ' > /tmp/rows; y=1; unset a b c f REPLY")
     base = held(sess)
     for _ in range(3):
         sess.exec(loop)
-        sess.exec("unset f l; unset -f g")
+        sess.exec("unset a b c f l REPLY; unset -f g")
         assert held(sess) == base
 
 

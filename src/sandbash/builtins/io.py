@@ -10,14 +10,13 @@ from types import ModuleType
 
 from ..commands.options import OptionValueError
 from ..interp.executor import assign_failed
-from ..interp.fastread import store_read_array
+from ..interp.fastread import read_failed, store_read_array
 from ..interp.variables import AS_EXPANDED, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, EXPORT, NOASSIGN, READONLY, ArrayRefArg, split_array_ref
 from ..stdio.streams import NullStream, Stream, StreamReadError
-from ..vfs.errors import strerror
 from . import builtin
 from .bopts import invalid_number_message, legal_number, parse_builtin_status, usage
 from .echo import write_out
@@ -336,7 +335,7 @@ def _read_record(
     sh: Shell, stream: Stream, delim_b: bytes, raw: bool, first: bytes | None = None
 ) -> tuple[str, bool, list[int]]:
     """A whole record, through the stream's buffered readline. `first`: its first line, read
-    already (by read_line) and not yet charged."""
+    already (by fastread's read_cmd) and not yet charged."""
     pieces: list[bytes] = []
     eof = False
     cut = False  # a NUL read inside a character ended the value there (bash keeps a C string)
@@ -545,8 +544,7 @@ def read_with_ifs(sh: Shell, argv: list[str], ifs: str | None) -> int:
                     raise  # an enclosing command's deadline, not ours
                 return 142
     except OSError as e:
-        sh.builtin_error("read", f"read error: {fd}: {strerror(e.errno or 0)}")
-        return 1
+        return read_failed(sh, fd, e)
     status = 1 if eof else 0
     # -N reads exactly what it counted: no field splitting, no IFS trimming (bash)
     if exact:
@@ -621,47 +619,24 @@ def read_line(
     array: str | None,
     delim: bytes,
     fd: int,
+    first: bytes | None = None,
 ) -> int:
     """`[IFS=TEXT] read [-r] [-a ARRAY] [-d DELIM] [-u FD] [NAME...]` as interp/fastread compiled
     it (`while IFS=, read -r a b c`, `while read -ra f`, `while IFS= read -r -d '' f`): the
     options read once, the names plain identifiers (`plain`: each is no special variable, so
     store_plain may store it), one record ending with `delim` (one byte) from descriptor `fd` as
     read_with_ifs reads it, without its option parsing or each name's reference check. `ifs`: the
-    binding's text, None: IFS's value. A descriptor that cannot be read takes read_with_ifs (its
-    messages: -u's 'invalid file descriptor', else 'read error')."""
+    binding's text, None: IFS's value. `first`: the record's first line, read from `fd` already
+    (fastread's read_cmd takes the usual record itself and leaves the others here). A descriptor
+    that cannot be read takes read_with_ifs (its messages: -u's 'invalid file descriptor', else
+    'read error')."""
     stream = sh.state.fds.get(fd)
     if stream is None or not stream.readable:
         return read_with_ifs(sh, argv, ifs)
-    rt = sh.rt
-    limit = rt.limits.max_string_length
     try:
-        line = stream.readline(delim, limit)
-        if (
-            line[-1:] == delim
-            and line.isascii()
-            and b"\0" not in line
-            and (raw or b"\\" not in line)
-            and len(line) + 16 <= limit
-        ):
-            # _read_record's usual record (one whole ASCII line, nothing to unescape or drop),
-            # taken here: a `while read` loop reads one a line
-            rt.budget.checkpoint()
-            text = line[:-1].decode("ascii")
-            if names and array is None:  # (_assign_read's way for plain names, inline)
-                fields = split_read_fields(text, [], sh.ifs() if ifs is None else ifs, len(names))
-                try:
-                    sh.va.store_fields(names, plain, fields)
-                except AssignError as e:
-                    assign_failed(sh, "read", e)
-                    return 1
-                return 0
-            eof = False
-            escaped: list[int] = []
-        else:
-            text, eof, escaped = _read_record(sh, stream, delim, raw, line)
+        text, eof, escaped = _read_record(sh, stream, delim, raw, first)
     except OSError as e:
-        sh.builtin_error("read", f"read error: {fd}: {strerror(e.errno or 0)}")
-        return 1
+        return read_failed(sh, fd, e)
     return _assign_read(
         sh, text, escaped, sh.ifs() if ifs is None else ifs, 1 if eof else 0, array, names, plain, None
     )
@@ -671,6 +646,7 @@ def read_line(
 # `IFS=TEXT read ...` without the temporary binding, and the options read when compiled
 bi_read.with_ifs = read_with_ifs  # type: ignore[attr-defined]
 bi_read.read_line = read_line  # type: ignore[attr-defined]
+bi_read.assign_read = _assign_read  # type: ignore[attr-defined]
 
 
 @builtin("mapfile", "readarray")

@@ -23,17 +23,18 @@ from ..expand.stringfn import string_fn
 from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import IndexedArray
-from ..shvars.vars import ARRAY, EXPORT, NAMEREF
+from ..shvars.vars import ARRAY, EXPORT
 from ..syntax import ast as A
+from ..vfs.errors import strerror
 from .builtin_table import loaded
 from .executor import assign_failed, builtin_failed
 from .fastbuiltins import Literal, _redirected, plain_builtin, run_undone
 from .state import ONE_STATUS
-from .variables import NOT_PLAIN, AssignError
+from .variables import BINDING_READERS, NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..shvars.vars import VarStore
+    from ..shvars.vars import Scope, VarStore
     from .builtin_table import Builtin
     from .compiler import Code, Compiler
     from .executor import Executor
@@ -43,9 +44,15 @@ if TYPE_CHECKING:
 # (the builtin, its argv) -> status: what plain_builtin calls in place of _redirected
 Redirected = Callable[["Builtin", list[str]], int]
 # builtins/io.read_line: (shell, argv, the binding's IFS text, -r, names, each plain, -a's array,
-# -d's delimiter byte, -u's descriptor)
+# -d's delimiter byte, -u's descriptor, the record's first line when read already)
 ReadLine = Callable[
-    ["Shell", list[str], "str | None", bool, list[str], list[bool], "str | None", bytes, int], int
+    ["Shell", list[str], "str | None", bool, list[str], list[bool], "str | None", bytes, int, "bytes | None"],
+    int,
+]
+# builtins/io._assign_read: (shell, the record's text, its escaped positions, IFS, the status, -a's
+# array, the names, each plain, the first name's reference) -> the status
+AssignRead = Callable[
+    ["Shell", str, list[int], str, int, "str | None", list[str], "list[bool] | None", None], int
 ]
 
 
@@ -139,8 +146,12 @@ def read_code(
     comp: Compiler, cmd: A.SimpleCommand, argv_fn: Callable[[], list[str]], slow: Code, literal: Literal
 ) -> Code | None:
     """The command `[IFS=TEXT] read [-r] [-a ARRAY] [-d DELIM] [-u FD] [NAME...]` with no
-    redirection (_ifs_runner's shapes) as one step: plain_builtin's work around the builtin's
-    read_line, in one frame (a `while read` loop runs it once a line). Whatever is not the
+    redirection (_ifs_runner's shapes) as one step: plain_builtin's work around the builtin's,
+    in one frame (a `while read` loop runs it once a line). The usual record (one whole ASCII
+    line ending in the delimiter, with no NUL, no backslash without -r, within
+    max_string_length: what builtins/io._read_record takes at once) is read, split and stored
+    here; any other (continued, escaped, past ASCII, at end of input) goes on in the builtin's
+    read_line from the line read, and an unreadable descriptor to it too. Whatever is not the
     plain case (the general run mode, a function named read or the builtin disabled, its first
     run, which imports it, a binding _ifs_runner pushes, more words than max_arguments) takes
     plain_builtin's step, which does the same as before this one existed. None: another shape."""
@@ -154,38 +165,108 @@ def read_code(
     st = ex.state
     mode = st.run_mode
     sh = ex.sh
-    begin_argv = ex.expander.begin_argv
+    expander = ex.expander
     errexit_check = comp.ev.errexit_check
     store = st.vars
+    store_fields = ex.va.store_fields
     plain = [n not in NOT_PLAIN for n in names]
-    targets = names if array is None else [array]
+    count = len(names)
+    targets = _targets(names, array)  # (what is stored into: the names, REPLY or the array)
+    target_plain = [n not in NOT_PLAIN for n in targets]
+    stored = len(targets)
     # (no word expands: the shape's words are literal text, none an array reference)
     words = [t for t in (literal(w) for w in cmd.words) if t is not None]
     last = words[-1]
-    line = cmd.line
+    line_no = cmd.line
+    # the builtin's entries, taken at the first run that finds it imported (a builtin's module,
+    # once imported, stays: builtin_table.BUILTINS)
+    read_line: ReadLine | None = None
+    assign_read: AssignRead | None = None
 
     def read_cmd() -> int:
+        nonlocal read_line, assign_read
         if not mode.plain or "read" in st.functions or "read" in st.disabled_builtins:
             return slow()
-        builtin = loaded("read")
-        read_line: ReadLine | None = getattr(builtin, "read_line", None)
-        if read_line is None or len(words) > sh.rt.limits.max_arguments:
+        if read_line is None or assign_read is None:
+            builtin = loaded("read")
+            read_line = getattr(builtin, "read_line", None)
+            assign_read = getattr(builtin, "assign_read", None)
+            if read_line is None or assign_read is None:
+                return general()
+        rt = sh.rt
+        if len(words) > rt.limits.max_arguments:
             return general()
-        if bound is not None and _must_bind(store, targets):
-            return general()  # (the binding pushed: _ifs_runner)
+        if bound is not None:
+            if array is not None:
+                if _must_bind(store, targets):
+                    return general()  # (the binding pushed: _ifs_runner)
+            else:  # (_must_bind's test of IFS; the names' is store_fields', as it stores them)
+                scopes = store.scopes
+                var = scopes[0].get("IFS") if len(scopes) == 1 else store.find("IFS")
+                if var is not None and var.attrs & ~EXPORT:
+                    return general()
         # (builtin_cmd's bookkeeping: Compiler.simple()'s prologue, Budget.command inline)
-        st.line = line
+        st.line = line_no
         if not st.in_trap:
             sh.current_command = cmd
-        budget = sh.rt.budget
+        budget = rt.budget
         budget.commands += 1
         if budget.commands >= budget.command_stop:
             budget.command_slow()
         ex.last_cmdsub_status = None
-        begin_argv()
+        expander._arg_bytes = 0  # (Expander.begin_argv inline: no word is expanded)
         try:
             try:
-                status = read_line(sh, list(words), bound, raw, names, plain, array, delim, fd)
+                stream = st.fds.get(fd)
+                if stream is None or not stream.readable:
+                    status = read_line(sh, list(words), bound, raw, names, plain, array, delim, fd, None)
+                else:
+                    limit = rt.limits.max_string_length
+                    try:
+                        line = stream.readline(delim, limit)
+                    except OSError as e:
+                        status = read_failed(sh, fd, e)
+                    else:
+                        if (
+                            line[-1:] == delim
+                            and line.isascii()
+                            and b"\0" not in line
+                            and (raw or b"\\" not in line)
+                            and len(line) + 16 <= limit  # (_read_record's charge of a line)
+                        ):
+                            budget.checkpoint()  # (a line read, as _read_record charges it)
+                            text = line[:-1].decode("ascii")
+                            if array is None:  # (_assign_read's way for the names or REPLY, inline)
+                                if count:
+                                    ifs = sh.ifs() if bound is None else bound
+                                    fields = split_read_fields(text, [], ifs, count)
+                                else:
+                                    fields = [text]  # (REPLY: the line as read)
+                                try:
+                                    k = store_fields(targets, target_plain, fields, bound is not None)
+                                    if k < stored:
+                                        _store_bound(ex, cmd.assigns, targets[k:], fields[k:])
+                                    status = 0
+                                except AssignError as e:
+                                    assign_failed(sh, "read", e)
+                                    status = 1
+                            else:
+                                ifs = sh.ifs() if bound is None else bound
+                                status = assign_read(sh, text, [], ifs, 0, array, names, plain, None)
+                        elif bound is not None and array is None and _must_bind(store, targets):
+                            # (the record goes on in the builtin, which stores by set_var: the
+                            # binding pushed around it, as _ifs_runner's general way pushes it)
+                            temp = _push_binding(ex, cmd.assigns)
+                            try:
+                                status = read_line(
+                                    sh, list(words), bound, raw, names, plain, array, delim, fd, line
+                                )
+                            finally:
+                                _pop_binding(store, temp)
+                        else:
+                            status = read_line(
+                                sh, list(words), bound, raw, names, plain, array, delim, fd, line
+                            )
             except Exception as e:
                 status = builtin_failed(sh, "read", e)
         except AssignError as e:  # (one builtin_failed gives back: run_undone reports it)
@@ -201,6 +282,44 @@ def read_code(
     return read_cmd
 
 
+def _store_bound(ex: Executor, assigns: tuple[A.Assign, ...], names: list[str], fields: list[str]) -> None:
+    """The names store_fields left (from the first that is no plain variable: a reference may
+    lead to IFS) stored by set_var with read's `IFS=TEXT` binding pushed, as exec_simple binds it
+    around the builtin (`declare -n r=IFS; IFS=, read -r r` leaves IFS as it was)."""
+    set_var = ex.va.set_var
+    temp = _push_binding(ex, assigns)
+    try:
+        have = len(fields)
+        for k, name in enumerate(names):
+            set_var(name, fields[k] if k < have else "")
+    finally:
+        _pop_binding(ex.state.vars, temp)
+
+
+def _push_binding(ex: Executor, assigns: tuple[A.Assign, ...]) -> Scope:
+    """read's `IFS=TEXT` binding made (a literal value; IFS without attributes: nothing to refuse)
+    and pushed, as exec_simple pushes it around the builtin."""
+    temp = ex.temp_scope(assigns, None, "read")
+    ex.state.vars.push(temp)
+    return temp
+
+
+def _pop_binding(store: VarStore, temp: Scope) -> None:
+    """A temporary binding pushed here popped (a scope pushed above it meanwhile and left: taken
+    out where it is)."""
+    if store.scopes and store.scopes[-1] is temp:
+        store.pop()
+    elif temp in store.scopes:
+        store.scopes.remove(temp)
+
+
+def read_failed(sh: Shell, fd: int, e: OSError) -> int:
+    """The descriptor read failed (a directory, ...): bash's message, status 1 (the builtin's, and
+    the compiled read's)."""
+    sh.builtin_error("read", f"read error: {fd}: {strerror(e.errno or 0)}")
+    return 1
+
+
 def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirected:
     """The runner of `[IFS=TEXT] read [-r] [-a ARRAY] [NAME...]` with no redirection (`while IFS=
     read -r line`, `IFS=, read -r a b c` or `read -ra f` in a loop reading a file): the builtin's
@@ -214,7 +333,7 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
     assigns = cmd.assigns
     store = ex.state.vars
     plain = [n not in NOT_PLAIN for n in names]
-    targets = names if array is None else [array]
+    targets = _targets(names, array)
     sh = ex.sh
 
     def read_compiled(builtin: Builtin, argv: list[str]) -> int:
@@ -226,7 +345,7 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
             return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
         try:  # (run_undone and _run_builtin inline: no redirection to undo, read is no special builtin)
             try:
-                return read_line(sh, argv, bound, raw, names, plain, array, delim, fd)
+                return read_line(sh, argv, bound, raw, names, plain, array, delim, fd, None)
             except Exception as e:
                 return builtin_failed(sh, "read", e)
         except AssignError as e:  # (one builtin_failed gives back: run_undone reports it)
@@ -236,10 +355,18 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
     return read_compiled
 
 
+def _targets(names: list[str], array: str | None) -> list[str]:
+    """The variables read stores into: -a's array, the names, or REPLY."""
+    if array is not None:
+        return [array]
+    return names or ["REPLY"]
+
+
 def _must_bind(store: VarStore, targets: list[str]) -> bool:
     """`IFS=TEXT read ...` must push its binding (exec_simple's way): IFS has attributes (readonly:
-    the binding fails; a reference, a case or integer IFS), or a name read into is a reference
-    now (it could lead to IFS)."""
+    the binding fails; a reference, a case or integer IFS), or a variable read into is a
+    reference now (it could lead to IFS) or an integer (its value is evaluated: `IFS` in it
+    reads the binding)."""
     scopes = store.scopes
     # (outside functions and bindings every name is a global: VarStore.find without its calls)
     find = scopes[0].get if len(scopes) == 1 else store.find
@@ -248,7 +375,7 @@ def _must_bind(store: VarStore, targets: list[str]) -> bool:
         return True
     for n in targets:  # (a loop, not any(): no generator made for each line)
         v = find(n)
-        if v is not None and v.attrs & NAMEREF:
+        if v is not None and v.attrs & BINDING_READERS:
             return True
     return False
 
@@ -272,12 +399,13 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
     st = ex.state
     rd = ex.rd
     text_of = string_fn(ex.expander, r.target)  # (what the redirection's expander.string gives)
-    set_var = ex.va.set_var
     store = ex.va.store_fields
     # (a name not special is stored by store_fields as store_plain stores it while it is a plain
     # variable, decided once; set_var for the rest)
-    plain = [n not in NOT_PLAIN for n in names]
+    targets = _targets(names, array)  # (the names or REPLY, without -a)
+    plain = [n not in NOT_PLAIN for n in targets]
     count = len(names)
+    stored = len(targets)
 
     def read_herestring(builtin: Builtin, argv: list[str]) -> int:
         rt = sh.rt
@@ -323,11 +451,15 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
         try:
             if array is not None:
                 store_read_array(sh, array, line, [], sh.ifs() if bound is None else bound)
-            elif not count:
-                set_var("REPLY", line)
             else:
-                fields = split_read_fields(line, [], sh.ifs() if bound is None else bound, count)
-                store(names, plain, fields)
+                fields = (
+                    split_read_fields(line, [], sh.ifs() if bound is None else bound, count)
+                    if count
+                    else [line]
+                )
+                k = store(targets, plain, fields, bound is not None)
+                if k < stored:  # (a reference or an integer under the binding: _store_bound)
+                    _store_bound(ex, assigns, targets[k:], fields[k:])
         except AssignError as e:
             assign_failed(sh, "read", e)
             return 1
@@ -357,16 +489,11 @@ def _bound(
         rd.command = ""
     if assigns is None:
         return run_undone(ex, "read", builtin, argv, undo)
-    store = ex.state.vars
-    temp = ex.temp_scope(assigns, None, "read")  # (a literal value: nothing to expand or refuse)
-    store.push(temp)
+    temp = _push_binding(ex, assigns)
     try:
         return run_undone(ex, "read", builtin, argv, undo)
     finally:
-        if store.scopes and store.scopes[-1] is temp:
-            store.pop()
-        elif temp in store.scopes:
-            store.scopes.remove(temp)
+        _pop_binding(ex.state.vars, temp)
 
 
 def store_read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: str) -> None:

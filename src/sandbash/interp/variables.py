@@ -22,6 +22,7 @@ from ..shvars.vars import (
     NOASSIGN,
     READONLY,
     SPECIAL_ASSIGN,
+    TWO_GRAINS,
     UPPER,
     VAR_OVERHEAD,
     ElementsVar,
@@ -161,6 +162,10 @@ _SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 # (_special_assign), stores nothing (the call stack arrays) or keeps nothing while the value is
 # computed as it is read (a second `BASHPID=5` must not keep "5" where the first kept nothing)
 NOT_PLAIN = _ELEMENT_SPECIAL | _DYNAMIC
+# the attributes under which storing a value may read another variable, so a temporary binding
+# (`IFS=, read -r r`) must be in place: a reference (it may name the bound one), an integer (its
+# value is evaluated: `IFS+1`)
+BINDING_READERS = NAMEREF | INTEGER
 
 
 # the variables bash hands to setlocale() as they are assigned (LANG is not checked there)
@@ -815,20 +820,28 @@ class Variables:
         found.value = value
         return True
 
-    def store_fields(self, names: list[str], plain: list[bool], fields: list[str]) -> None:
+    def store_fields(
+        self, names: list[str], plain: list[bool], fields: list[str], bound: bool = False
+    ) -> int:
         """read's fields stored into its names in order (a name past the fields gets ""): each as
         store_plain would store it while it can (`plain[k]`: the name is not in NOT_PLAIN; an
         existing variable without attributes beyond -x holding a string or nothing), with the
-        same length check and charge, else by set_var: one call a line in place of one a name,
-        the store's lookups made once (`IFS=, read -r a b c` in a loop). An error (readonly, a
-        limit) leaves that name's old value and the names before it stored, as set_var's one at a
-        time do."""
+        same charge, else by set_var: one call a line in place of one a name, the store's lookups
+        made once (`IFS=, read -r a b c` in a loop). The callers' records are within
+        max_string_length (_read_record's check, the compiled reads'), so is each field: no
+        length is checked here. An error (readonly, a limit) leaves that name's old value and the
+        names before it stored, as set_var's one at a time do. `bound`: read runs under a
+        temporary `IFS=TEXT` binding that is not pushed (interp/fastread): the first name that is
+        no such plain variable and whose store may read the binding (BINDING_READERS) and the
+        names after it are left for the caller to store with the binding pushed (a name given
+        twice is such a variable at its first too: names.index finds where). The count of names
+        stored."""
         state = self.state
         store = state.vars
         globals_ = store.scopes[0]
         get = globals_.get
         local_names = store.local_names
-        limit = self.sh.rt.limits.max_string_length
+        acct = store.acct
         count = len(names)
         if len(fields) < count:  # (the names past the fields get "": padded once, not tested each)
             fields = fields + [""] * (count - len(fields))
@@ -836,33 +849,51 @@ class Variables:
         other = -1 if state.opts["allexport"] else ~EXPORT
         for name, value, is_plain in zip(names, fields, plain, strict=False):  # (as long: padded above)
             if not is_plain:
+                if bound and self._reads_binding(name):
+                    return names.index(name)
                 self.set_var(name, value)
                 continue
             if name in local_names:  # (a scope above the globals may bind it: store_plain's search)
                 if not self.store_plain(name, value):
+                    if bound and self._reads_binding(name):
+                        return names.index(name)
                     self.set_var(name, value)
                 continue
             found = get(name)
             if found is None or found.attrs & other:
+                if bound and self._reads_binding(name):
+                    return names.index(name)
                 self.set_var(name, value)
                 continue
             text = found.value
             if type(text) is not str:
                 if text is not None:  # (an array: set_var stores its element 0)
+                    if bound and self._reads_binding(name):
+                        return names.index(name)
                     self.set_var(name, value)
                     continue
                 text = ""
-            size = len(value)
-            if size > limit:
-                self.sh.check_string(size)
             # the change in bytes as value_size counts them, charged before the value is stored
+            # (no length check: a field is within the record, which is within max_string_length)
             if value.isascii() and text.isascii():
-                n = size - len(text)
+                n = len(value) - len(text)
             else:
+                size = len(value)
                 n = (size if value.isascii() else 4 * size) - (len(text) if text.isascii() else 4 * len(text))
             if n:
-                store.charge(globals_, n)
+                # (VarStore.charge: MemAccount.add's common case inline, within the grains charged)
+                held = acct.held + n
+                if held >= 0 and acct.charged - TWO_GRAINS <= held <= acct.charged and globals_.acct is acct:
+                    acct.held = held
+                else:
+                    store.charge(globals_, n)
             found.value = value
+        return count
+
+    def _reads_binding(self, name: str) -> bool:
+        """Storing into `name` may read a temporary IFS binding (store_fields' `bound`)."""
+        var = self.state.vars.find(name)
+        return var is not None and bool(var.attrs & BINDING_READERS)
 
     def set_var(
         self,

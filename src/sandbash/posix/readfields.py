@@ -31,17 +31,14 @@ def _ifs_split(ifs: str) -> IfsClasses:
 _ifs_cached = functools.lru_cache(maxsize=32)(_ifs_split)
 
 
-def _ifs_classes(ifs: str) -> IfsClasses:
-    return _ifs_cached(ifs) if len(ifs) <= _IFS_CACHED_MAX else _ifs_split(ifs)
-
-
 def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> list[str]:
     """Split a line read by `read` into at most `count` fields (the last takes the rest).
     `escaped`: ascending positions of backslash-escaped characters, which never delimit. Scans
     run at C speed with a Python step per field or escaped delimiter, never per character."""
     if not ifs:
         return [text] if text else []
-    ws, other, ws_run, ws_split = _ifs_classes(ifs)
+    # (the classes of a short IFS from the cache, once a value; no frame of its own: one a line read)
+    ws, other, ws_run, ws_split = _ifs_cached(ifs) if len(ifs) <= _IFS_CACHED_MAX else _ifs_split(ifs)
     if not other and not escaped and (count == 1 or len(text) <= _SPLIT_MAX):
         # IFS whitespace only, nothing escaped (`while read -r line`, `read -r a b c <<< "$x"`):
         # what the scan below gives, the text without its leading and trailing IFS whitespace,

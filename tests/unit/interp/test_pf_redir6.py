@@ -54,7 +54,7 @@ def test_a_long_ifs_is_not_kept_and_splits_as_its_characters() -> None:
             )
     # only the short value was kept: the long one (200,000 characters) never entered the cache
     assert readfields._ifs_cached.cache_info().currsize == 1
-    assert readfields._ifs_classes(long_ifs)[:2] == (" \t", ":,")
+    assert readfields._ifs_split(long_ifs)[:2] == (" \t", ":,")
     assert readfields._ifs_cached.cache_info().currsize == 1
 
 
