@@ -34,7 +34,7 @@ from ..expand.arith import LET_CODES, ArithError
 from ..expand.arithops import INTS
 from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.stringfn import dq_param_step, unquoted_param_step
-from ..shvars.vars import word_text
+from ..shvars.vars import is_array_ref_text, word_text
 from ..syntax import ast as A
 from .builtin_table import loaded, lookup
 from .control import ExitShell
@@ -61,6 +61,9 @@ NAMES = frozenset(["let", "test", "["])
 # (`len(procs) if procs else 0`, `procs and len(procs) > mark`: as in compiler.py, len() only
 # while process substitutions are open)
 
+# the builtins that rewrite their argv in place, so $_ is read from it after they run (bash's
+# unset cuts a word at its `[`: builtins/varcmds.py)
+_CUTS_WORDS = frozenset({"unset"})
 # answers of the binary shape (None: the builtin decides)
 _Shape = Callable[[list[str]], "int | None"]
 
@@ -329,10 +332,19 @@ def plain_builtin(
     argv_held = expander.argv_held
     begin_argv = expander.begin_argv
     errexit_check = ev.errexit_check
-    texts = [literal(w) for w in cmd.words]
-    # (an array-reference argument of unset/declare-like builtins is made by argv_fn: ArrayRefArg)
-    consts = None if None in texts or arrayref_args(cmd.words) else tuple(t for t in texts if t is not None)
-    last_text = consts[-1] if consts is not None else None
+    words = cmd.words
+    texts = [literal(w) for w in words]
+    # (an argument of unset/declare-like builtins written as an array reference, `unset a[1]`, is
+    # made by argv_fn, an ArrayRefArg: the same test as Compiler._argv_fn's, on the words as
+    # written; a quoted or escaped one, `unset 'a[1]'`, is literal text, as there)
+    refs = arrayref_args(words)
+    consts = (
+        None
+        if None in texts or (refs and any(is_array_ref_text(w.text) for w in words[refs:]))
+        else tuple(t for t in texts if t is not None)
+    )
+    # ($_ is the argv's last word as the builtin leaves it: unset cuts `'a[1]'` at `[` in place)
+    last_text = consts[-1] if consts is not None and name not in _CUTS_WORDS else None
     fatal_usage = name in _USAGE_FATAL  # (status 2 of a special builtin ends a POSIX shell)
     line = cmd.line
     redirs = cmd.redirs
