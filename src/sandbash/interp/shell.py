@@ -643,7 +643,13 @@ class Shell:
         return st.shopts.get(name, False)
 
     def ifs(self) -> str:
-        # (get_str's work inline for a string value: read asks for IFS at every line it splits)
+        # (get_str's work inline for a string value: read asks for IFS at every line it splits;
+        # outside functions and bindings a global IFS that is no reference is lookup's answer)
+        scopes = self.state.vars.scopes
+        if len(scopes) == 1:
+            var = scopes[0].get("IFS")
+            if var is not None and not var.attrs & NAMEREF and type(v := var.value) is str:
+                return v
         var = self.va.lookup("IFS")
         if var is None:
             return " \t\n"
