@@ -249,8 +249,8 @@ def _body_code(
     (call_function looks there first): a redefined function is another FuncDef, and a body's code stays right for
     its syntax tree."""
     comp = ev.comp
-    found = comp.function_body(body.body) if comp is not None else None
-    if found is not None and site is not None:
+    found, final = comp.function_body(body.body) if comp is not None else (None, False)
+    if final and site is not None:
         site[0] = fdef
         site[1] = found
         site[2] = body.line or fdef.line  # (call_function's ctx_line for it)

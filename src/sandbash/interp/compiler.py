@@ -54,6 +54,7 @@ from ..expand.stringfn import (
 )
 from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
 from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
+from ..switches import NO_FUNCGEN
 from ..syntax import ast as A
 from .arrayassign import array_assign, compilable
 from .builtin_table import is_builtin
@@ -106,7 +107,20 @@ class Compiler:
     """One shell's compiled bodies. `code(node)` is the closure for a command list the second
     time it is asked for (None the first time: a body that runs once is walked)."""
 
-    __slots__ = ("ev", "seen", "codes", "weight", "cases", "case_weight", "inners", "returns")
+    __slots__ = (
+        "ev",
+        "seen",
+        "codes",
+        "weight",
+        "cases",
+        "case_weight",
+        "inners",
+        "returns",
+        "shapes",
+        "hot",
+        "bodies",
+        "generated",
+    )
 
     def __init__(self, ev: Evaluator) -> None:
         self.ev = ev
@@ -122,6 +136,15 @@ class Compiler:
         # pieces made that can end with a returned status (returned): a list whose count
         # grew while its commands were compiled can
         self.returns = 0
+        # what funcgen writes out inline, by the closure it stands for: ("local", cmd, name,
+        # value_fn, value word) from _local_one, ("scalar", cmd, name, append, store, set_var,
+        # assign_fn, value_fn, value word) from scalar (forgotten with the codes)
+        self.shapes: dict[Code, tuple[object, ...]] = {}
+        # function bodies' calls through function_body before they are generated (funcgen), and
+        # the bodies' final code (generated, or the closures when it was not)
+        self.hot: dict[int, int] = {}
+        self.bodies: dict[int, tuple[A.CommandList, Code]] = {}
+        self.generated = 0  # characters of source funcgen made for this shell (funcgen.GEN_CHARS)
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
@@ -144,6 +167,8 @@ class Compiler:
         if len(self.codes) >= _CACHE_MAX or self.weight >= _WEIGHT_MAX:
             self.codes.clear()
             self.inners.clear()
+            self.shapes.clear()
+            self.bodies.clear()
             self.weight = 0
         code = self.command_list(node)
         self.codes[key] = (node, code)
@@ -160,14 +185,35 @@ class Compiler:
             return hit[1]
         return code
 
-    def function_body(self, node: A.CommandList) -> Code | None:
+    def function_body(self, node: A.CommandList) -> tuple[Code | None, bool]:
         """A function's body as call_function runs it, from its second call (as code()): its
-        `return` gives a returned status (returned) rather than raising."""
+        `return` gives a returned status (returned) rather than raising. With whether that code
+        is final (a call site may remember it: calls._body_code): the closures are not until the
+        body has been asked for funcgen.BODY_HOT times, when it is generated as one function."""
+        key = id(node)
+        hit = self.bodies.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1], True
         code = self.code(node)
         if code is None:
-            return None
-        hit = self.inners.get(id(node))
-        return hit[1] if hit is not None and hit[0] is node else code
+            return None, False
+        hit = self.inners.get(key)
+        if hit is not None and hit[0] is node:
+            code = hit[1]
+        if NO_FUNCGEN or len(node.items) < 2:
+            return code, True
+        from . import funcgen  # (only once a body is hot)
+
+        calls = self.hot.get(key, 0) + 1
+        if calls < funcgen.BODY_HOT:
+            if len(self.hot) >= _CACHE_MAX:
+                self.hot.clear()
+            self.hot[key] = calls
+            return code, False
+        self.hot.pop(key, None)
+        code = funcgen.generate(self, node) or code
+        self.bodies[key] = (node, code)
+        return code, True
 
     def case_tests(self, node: A.Case) -> tuple[tuple[CaseTest, ...], ...]:
         """The tests of a `case` command's patterns, made once (see case_tests)."""
@@ -408,6 +454,7 @@ class Compiler:
             st.pipestatus = _ZERO
             return 0
 
+        self.shapes[scalar] = ("scalar", cmd, name, append, store, set_var, assign_fn, value_fn, a.value)
         return scalar
 
     def element(self, cmd: A.SimpleCommand, value_fn: Callable[[], str], slow: Code) -> Code:
@@ -874,6 +921,9 @@ class Compiler:
             st.pipestatus = _ZERO
             return 0
 
+        part = cmd.words[1].parts[0]  # (the value's word: funcgen reads `$1` in place)
+        word = part.assign.value if type(part) is A.AssignWord else None  # type: ignore[union-attr]
+        self.shapes[local_one] = ("local", cmd, name, value_fn, word)
         return local_one
 
     def _local_many(
