@@ -137,7 +137,8 @@ class Compiler:
         # grew while its commands were compiled can
         self.returns = 0
         # what funcgen writes out inline, by the closure it stands for: ("local", cmd, name,
-        # value_fn, value word) from _local_one, ("scalar", cmd, name, append, store, set_var,
+        # value_fn, value word) from _local_one, ("locals", cmd, names, value_fns, value words)
+        # from _local_many of checked names, ("scalar", cmd, name, append, store, set_var,
         # assign_fn, value_fn, value word) from scalar (forgotten with the codes)
         self.shapes: dict[Code, tuple[object, ...]] = {}
         # function bodies' calls through function_body before they are generated (funcgen), and
@@ -923,7 +924,7 @@ class Compiler:
 
         part = cmd.words[1].parts[0]  # (the value's word: funcgen reads `$1` in place)
         word = part.assign.value if type(part) is A.AssignWord else None  # type: ignore[union-attr]
-        self.shapes[local_one] = ("local", cmd, name, value_fn, word)
+        self.shapes[local_one] = ("local", cmd, name, value_fn, word)  # (funcgen._local)
         return local_one
 
     def _local_many(
@@ -1007,6 +1008,10 @@ class Compiler:
             st.pipestatus = _ZERO
             return 0
 
+        if checked:
+            parts = [w.parts[0] for w in cmd.words[1:]]  # (the values' words: funcgen reads `$1` in place)
+            words = tuple(p.assign.value if type(p) is A.AssignWord else None for p in parts)  # type: ignore[union-attr]
+            self.shapes[local_many] = ("locals", cmd, names, value_fns, words)
         return local_many
 
     def plan(self, cmd: A.SimpleCommand) -> Plan:

@@ -112,6 +112,8 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
             gen.emit(f"    s = {c}()")
         elif shape[0] == "local":
             _local(gen, c, shape)
+        elif shape[0] == "locals":
+            _locals(gen, c, shape)
         else:
             _scalar(gen, c, shape)
         if i == last:
@@ -143,20 +145,20 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
     return namespace["body"]  # type: ignore[return-value]
 
 
-def _value(gen: _Gen, fn: object, word: A.Word | None, indent: int) -> None:
-    """`v = ` the value of an assignment's word (`fn`: its value_fn): a positional parameter's
+def _value(gen: _Gen, fn: object, word: A.Word | None, indent: int, v: str = "v") -> None:
+    """`v = ` (or the name `v`) the value of an assignment's word (`fn`: its value_fn): a positional parameter's
     plain text up to CHARGE_FROM read in place (param_fn's positional_text), else `fn`."""
     f = gen.const(fn)
     index = _positional(word)
     if index is None:
-        gen.emit(f"v = {f}()", indent)
+        gen.emit(f"{v} = {f}()", indent)
         return
     gen.emit(
         f"pos = st.positional\n"
-        f"if len(pos) >= {index} and type(v := pos[{index - 1}]) is str and len(v) <= {CHARGE_FROM}:\n"
+        f"if len(pos) >= {index} and type({v} := pos[{index - 1}]) is str and len({v}) <= {CHARGE_FROM}:\n"
         f"    pass\n"
         f"else:\n"
-        f"    v = {f}()",
+        f"    {v} = {f}()",
         indent,
     )
 
@@ -254,4 +256,59 @@ def _scalar(gen: _Gen, c: str, shape: tuple[object, ...]) -> None:
         "        st.pipestatus = _ZERO\n"
         "        s = 0",
         8,
+    )
+
+
+def _locals(gen: _Gen, c: str, shape: tuple[object, ...]) -> None:
+    """Compiler._local_many's plain path for checked names (VarStore.declare_each), inline:
+    every value expanded before any name is made."""
+    _, cmd, names, fns, words = shape
+    assert isinstance(names, tuple) and isinstance(fns, tuple) and isinstance(words, tuple)
+    gen.emit(_PROLOGUE.format(code=c, line=cmd.line, cmd=gen.const(cmd)))  # type: ignore[attr-defined]
+    gen.emit("expander.begin_argv()\nlimits = rt.limits", 8)
+    values = [f"v{k}" if fn is not None else "None" for k, fn in enumerate(fns)]
+    pairs = f"list(zip({gen.const(names)}, values))"
+    general = f"s = _local_argv(ex, {gen.const(cmd)}, {pairs}, mark)"
+    indent = 8
+    if any(fns):
+        gen.emit("try:", 8)
+        for k, fn in enumerate(fns):
+            if fn is not None:
+                _value(gen, fn, words[k], 12, f"v{k}")
+        texts = [v for v in values if v != "None"]
+        longest = f"len({texts[0]})" if len(texts) == 1 else f"max({', '.join(f'len({v})' for v in texts)})"
+        gen.emit(
+            f"except (ExpansionError, ArithError, AssignError) as e:\n"
+            f"    s = ex.words_failed(e, mark)\n"
+            f"else:\n"
+            f"    values = ({', '.join(values)},)\n"
+            f"    if {longest} > limits.max_string_length:\n"
+            f"        {general}\n"
+            f"    el",
+            8,
+        )
+        indent = 12
+        gen.lines[-1] += "if ("  # (`elif (` after the length's test)
+    else:
+        gen.emit(f"values = {gen.const((None,) * len(names))}\nif (", 8)
+    last = gen.const(names[-1])
+    last_arg = last if values[-1] == "None" else f"{last} + '=' + {values[-1]}"  # (run_argv: $_)
+    gen.emit(
+        f"    st.opts['allexport']\n"
+        f"    or st.shopts['localvar_inherit']\n"
+        f"    or expander._arg_bytes >= {ARGV_HELD_MIN}\n"
+        f"    or {len(names)} >= limits.max_arguments\n"
+        f"    or 'local' in st.functions\n"
+        f"    or 'local' in st.disabled_builtins\n"
+        f"    or not st.vars.declare_each({gen.const(names)}, values)\n"
+        f"):\n"
+        f"    {general}\n"
+        f"else:\n"
+        f"    st.last_arg = {last_arg}\n"
+        f"    if procs and len(procs) > mark:\n"
+        f"        ex.pr.finish_procsubs(mark)\n"
+        f"    st.last_status = 0\n"
+        f"    st.pipestatus = _ZERO\n"
+        f"    s = 0",
+        indent,
     )
