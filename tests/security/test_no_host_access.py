@@ -120,9 +120,11 @@ OWNERS_SIGNAL = {
 OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has gone
 # awk and jq compile their parsed programs to Python code (never user text
 # pasted into source: literals go through repr/constants)
-# modules that compile generated Python: awk and jq programs (from parsed, escaped trees) and the
-# lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script text)
-OWNERS_CODEGEN = ("commands/awk/", "commands/jq/", "leanclass.py", "expand/arithgen.py")
+# modules that compile generated Python: awk and jq programs (from parsed, escaped trees), the
+# lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script
+# text), arithmetic (arithgen.py) and hot function bodies (funcgen.py), both from parsed trees with
+# every script-derived value a namespace constant, never text in the source
+OWNERS_CODEGEN = ("commands/awk/", "commands/jq/", "leanclass.py", "expand/arithgen.py", "interp/funcgen.py")
 # modules that load their own package's submodules on first use by a name from a literal table of
 # that package (commands, builtins, filesystem backends): `__import__` instead of importlib, which is
 # not imported at start-up. The name is always the package's own prefix plus a table entry.

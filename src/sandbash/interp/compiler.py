@@ -212,7 +212,7 @@ class Compiler:
             self.hot[key] = calls
             return code, False
         self.hot.pop(key, None)
-        code = funcgen.generate(self, node) or code
+        code = funcgen.generate(self, node, _local_argv) or code
         self.bodies[key] = (node, code)
         return code, True
 

@@ -37,12 +37,18 @@ from ..expand.env import ExpansionError
 from ..expand.segments import CHARGE_FROM
 from ..expand.words import ARGV_HELD_MIN
 from ..syntax import ast as A
-from .compiler import _ZERO, Code, _local_argv
+from .state import ONE_STATUS
 from .variables import AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .compiler import Compiler
+    from collections.abc import Callable
+
+    from .compiler import Code, Compiler
+
+    # (compiler._local_argv: `local`'s words to the builtin, handed in by the compiler, which
+    # imports this module when a body is hot: this module is below it, as fastbuiltins is)
+    LocalArgv = Callable[..., int]
 
 BODY_HOT = 64  # calls of a body's compiled code before it is generated (Compiler.function_body)
 MAX_ITEMS = 32  # commands of a body's top-level list
@@ -88,7 +94,7 @@ class _Gen:
         self.lines.extend(pad + line for line in text.splitlines())
 
 
-def generate(comp: Compiler, node: A.CommandList) -> Code | None:
+def generate(comp: Compiler, node: A.CommandList, local_argv: LocalArgv) -> Code | None:
     """The generated function for a function body's command list (None: too large, over the
     budget, or a list of one command, which the sequence does not wrap). Its `return` gives a
     returned status, as Compiler.function_body's code does."""
@@ -133,8 +139,8 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
         "ex": ex,
         "procs": ex.pr.procsubs,
         "expander": ex.expander,
-        "_ZERO": _ZERO,
-        "_local_argv": _local_argv,
+        "_ZERO": ONE_STATUS[0],  # (PIPESTATUS of a command of status 0, as compiler._ZERO)
+        "_local_argv": local_argv,
         "remember": remember,
         "ExpansionError": ExpansionError,
         "ArithError": ArithError,
