@@ -205,17 +205,30 @@ def _local(gen: _Gen, c: str, shape: tuple[object, ...]) -> None:
             8,
         )
     last_arg = n if fn is None else n + " + '=' + v"  # (run_argv: $_)
-    body = (
-        f"if (\n"
+    declare = _declare(
+        "rt.limits.max_arguments <= 1",
+        f"st.vars.declare_local({n}, v)",
+        f"s = _local_argv(ex, {gen.const(cmd)}, [({n}, v)], mark)",
+        last_arg,
+    )
+    gen.emit("if " + declare, 8 if fn is None else 12)
+
+
+def _declare(count: str, declare: str, general: str, last_arg: str) -> str:
+    """The end of a `local`'s plain path (after `if `): the closures' tests of what sends it to
+    the builtin (`count`: of the argument count), `declare` the names, else `general`; then
+    $_ (`last_arg`), the process substitutions and the status, as _local_one and _local_many."""
+    return (
+        f"(\n"
         f"    st.opts['allexport']\n"
         f"    or st.shopts['localvar_inherit']\n"
         f"    or expander._arg_bytes >= {ARGV_HELD_MIN}\n"
-        f"    or rt.limits.max_arguments <= 1\n"
+        f"    or {count}\n"
         f"    or 'local' in st.functions\n"
         f"    or 'local' in st.disabled_builtins\n"
-        f"    or not st.vars.declare_local({n}, v)\n"
+        f"    or not {declare}\n"
         f"):\n"
-        f"    s = _local_argv(ex, {gen.const(cmd)}, [({n}, v)], mark)\n"
+        f"    {general}\n"
         f"else:\n"
         f"    st.last_arg = {last_arg}\n"
         f"    if procs and len(procs) > mark:\n"
@@ -224,7 +237,6 @@ def _local(gen: _Gen, c: str, shape: tuple[object, ...]) -> None:
         f"    st.pipestatus = _ZERO\n"
         f"    s = 0"
     )
-    gen.emit(body, 8 if fn is None else 12)
 
 
 def _scalar(gen: _Gen, c: str, shape: tuple[object, ...]) -> None:
@@ -289,32 +301,14 @@ def _locals(gen: _Gen, c: str, shape: tuple[object, ...]) -> None:
             f"else:\n"
             f"    values = ({', '.join(values)},)\n"
             f"    if {longest} > limits.max_string_length:\n"
-            f"        {general}\n"
-            f"    el",
+            f"        {general}",
             8,
         )
-        indent = 12
-        gen.lines[-1] += "if ("  # (`elif (` after the length's test)
+        keyword, indent = "elif ", 12  # (after the length's test)
     else:
-        gen.emit(f"values = {gen.const((None,) * len(names))}\nif (", 8)
+        gen.emit(f"values = {gen.const((None,) * len(names))}", 8)
+        keyword, indent = "if ", 8
     last = gen.const(names[-1])
     last_arg = last if values[-1] == "None" else f"{last} + '=' + {values[-1]}"  # (run_argv: $_)
-    gen.emit(
-        f"    st.opts['allexport']\n"
-        f"    or st.shopts['localvar_inherit']\n"
-        f"    or expander._arg_bytes >= {ARGV_HELD_MIN}\n"
-        f"    or {len(names)} >= limits.max_arguments\n"
-        f"    or 'local' in st.functions\n"
-        f"    or 'local' in st.disabled_builtins\n"
-        f"    or not st.vars.declare_each({gen.const(names)}, values)\n"
-        f"):\n"
-        f"    {general}\n"
-        f"else:\n"
-        f"    st.last_arg = {last_arg}\n"
-        f"    if procs and len(procs) > mark:\n"
-        f"        ex.pr.finish_procsubs(mark)\n"
-        f"    st.last_status = 0\n"
-        f"    st.pipestatus = _ZERO\n"
-        f"    s = 0",
-        indent,
-    )
+    declare = f"st.vars.declare_each({gen.const(names)}, values)"
+    gen.emit(keyword + _declare(f"{len(names)} >= limits.max_arguments", declare, general, last_arg), indent)
