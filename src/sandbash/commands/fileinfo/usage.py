@@ -34,6 +34,7 @@ from ..fsutil import (
     to_datetime,
     tz_from_env,
 )
+from ..gnuquote import quotef
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 
@@ -347,7 +348,9 @@ def cmd_du(ctx: Ctx) -> int:
         except FsError as e:
             ctx.error(f"cannot open {quoteaf(opts['files0_from'])} for reading: {errmsg(e)}")
             return 1
-        operands = [p for p in data.decode("utf-8", "surrogateescape").split("\0") if p]
+        operands = data.decode("utf-8", "surrogateescape").split("\0")
+        if operands[-1] == "":
+            operands.pop()  # (the list's last name ends with its NUL; an empty name inside is reported)
     elif not operands:
         operands = ["."]
     du = _Du(ctx, cfg, excludes)
@@ -355,9 +358,11 @@ def cmd_du(ctx: Ctx) -> int:
     du.hash_all = len(operands) > 1 or cfg.deref == "always"
     grand = 0
     newest = 0
-    for path in operands:
+    source = opts.get("files0_from")
+    for index, path in enumerate(operands, 1):
         if not path:
-            ctx.error("invalid zero-length file name")
+            where = f"{quotef(source)}:{index}: " if source is not None else ""
+            ctx.error(f"{where}invalid zero-length file name")
             du.status = 1
             continue
         result = du.walk(path, 0, True)

@@ -234,10 +234,12 @@ def cmd_wc(ctx: Ctx) -> int:
     out = Out(ctx.stdout)
     status = 0
     total = _Counts()
-    for name, stream, err in opened:
+    for index, (name, stream, err) in enumerate(opened, 1):
         shown = name if explicit else None
-        if name == "":  # (an operand or a --files0-from entry)
-            ctx.error("invalid zero-length file name")
+        if name == "":  # an operand, or a --files0-from entry (named by its list and record, as GNU)
+            where = f"{quotef(source)}:{index}: " if source is not None else ""
+            out.flush()  # (GNU's error() flushes stdout first)
+            ctx.error(f"{where}invalid zero-length file name")
             status = 1
             continue
         if stream is None:
