@@ -28,6 +28,7 @@ from .segments import (
     LIT,
     ONE_NULL_IFS,
     QUO,
+    SET_WORDS,
     Multi,
     Seg,
     Segs,
@@ -206,8 +207,13 @@ def test_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_
             return got if isinstance(got, str) else value
         return value
     # '?'
-    msg = ex.string(op.arg) if op.arg is not None and op.arg.parts else ""
-    if not msg:
+    word = op.arg
+    if word is not None and word.parts:
+        # bash expands the word unquoted whatever quotes ${...} is in, and joins the words it
+        # gives with spaces: `"${u?$*}"` is `p q` under IFS=,; a word that expands to nothing
+        # (`${u?$e}`, `${u?""}`) is an empty message, not the default one
+        msg = ex.spaced(lambda: as_text(ex._alt_value(word, False)) or "")
+    else:
         msg = "parameter null or not set" if colon else "parameter not set"
     raise ExpansionError(f"{desc}: {msg}", 127)
 
@@ -390,12 +396,14 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
         # ${@@A}: the `set --` command that makes these positional parameters; bash joins it with
         # IFS's first character and splits it there again, quoted or not (on spaces: IFS null)
         words = list(map(quote_reusable, base.values))
+        join = JOIN_IFS
         if words:
             if ex.env.ifs()[:1] in ("", " "):
                 words[:0] = ["set", "--"]
+                join |= SET_WORDS
             else:
                 words[0] = "set -- " + words[0]
-        return Multi(words, base.star, JOIN_IFS)
+        return Multi(words, base.star, join)
     if letter in ("a", "A", "K", "k") and p.name not in ("@", "*"):
         var = ex.env.lookup(p.name)
         if (

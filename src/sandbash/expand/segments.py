@@ -41,6 +41,8 @@ ONE_NULL_IFS = 4  # unquoted with IFS null, one word joined with spaces: ${a[@]%
 # ${a[@]@A} of an array: the words `declare -a a=(...)`, one string joined with spaces except
 # where bash splits it again on spaces: quoted [@], or unquoted with IFS null
 DECL_WORDS = 8
+# ${*@A}: its first two words are `set` `--`, which a null IFS joins with spaces all the same
+SET_WORDS = 16
 
 
 class Multi:
@@ -60,6 +62,8 @@ class Multi:
         patterns, an operator's word, a here-document, a subscript) bash joins them with spaces."""
         join = self.join
         if self.star and not join & DECL_WORDS:
+            if join & SET_WORDS and not ifs:
+                return "set -- " + "".join(self.values[2:])
             return ifs[:1].join(self.values)
         if not ifs_joins:
             return " ".join(self.values)

@@ -30,6 +30,8 @@ from .segments import (
     CHARGE_FROM,
     DECL_WORDS,
     EXP,
+    JOIN_IFS,
+    JOIN_IFS_DQ,
     LIT,
     ONE_NULL_IFS,
     PLAIN_PARTS,
@@ -689,6 +691,11 @@ class Expander:
             return False
         if join & ONE_NULL_IFS and not in_dq and len(value.values) > 1 and not self.env.ifs():
             segs.append((" ".join(value.values), flag))
+            return True
+        if self._ifs_joins and (join & JOIN_IFS or (join & JOIN_IFS_DQ and in_dq)):
+            # the word of ${u:-W} (and :+) inside a value: W's operator results join there as
+            # the value's own do (`x=${u:-${a[@]%1}}` is `x,y2` under IFS=,)
+            segs.append((value.text(self.env.ifs(), in_dq, True), flag))
             return True
         return False
 
