@@ -34,6 +34,9 @@ FILES: dict[str, bytes | str] = {
     "lines": LINES,
     "d/inner": "z\n",
     "empty": "",
+    "new\nline": "x\n",
+    "a:b\nc d": "y z\n",
+    "sp ace\t": "w\n",
     "u.txt": "h\u00e9llo w\u00f6rld \u65e5\u672c\u8a9e\n\ttab\u3000wide\xa0nb\n",
 }
 
@@ -109,6 +112,9 @@ CASES: list[tuple[list[str], bytes]] = [
     (["wc", "-x"], b""),
     (["wc", "--files0-from=-"], b"a\0b\0"),
     (["wc", "empty"], b""),
+    (["wc", "-l", "new\nline", "a", "sp ace\t"], b""),  # only a newline makes wc quote a name
+    (["wc", "-c", "a:b\nc d", "b"], b""),
+    (["wc", "--files0-from=-"], b"new\nline\0a\0"),
     (["rev"], b"abc\nd\xc3\xa9f\nlast"),
     (["rev", "a", "b"], b""),
     (["nl", "t.txt"], b""),

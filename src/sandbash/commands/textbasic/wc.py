@@ -316,5 +316,6 @@ def _print(out: Out, c: _Counts, want: dict[str, bool], width: int, name: str | 
         values.append(c.maxlen)
     text = " ".join(f"{v:>{width}}" for v in values)
     if name is not None:
-        text += " " + name
+        # coreutils 9 quotes a name only when it holds a newline (which would break the line)
+        text += " " + (quotef(name) if "\n" in name else name)
     out.write(text.encode("utf-8", "surrogateescape") + b"\n")
