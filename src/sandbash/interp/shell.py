@@ -1005,10 +1005,10 @@ class Shell:
         matches = globmod.glob(st.fs, pattern, opts, charge)
         if matches:
             return matches
+        if st.shopts["failglob"]:  # (before nullglob: bash's glob_expand_word_list asks it first)
+            raise ExpansionError(f"no match: {_unescape_for_msg(pattern)}", 1)
         if st.shopts["nullglob"]:
             return []
-        if st.shopts["failglob"]:
-            raise ExpansionError(f"no match: {_unescape_for_msg(pattern)}", 1)
         return None
 
     def locale_bytes(self) -> bool:
