@@ -1056,6 +1056,17 @@ class FsView:
             self.vfs.mkdir(cur, mode if i == len(parts) - 1 else 0o777, self.umask)
 
     def rmdir(self, path: str) -> None:
+        head, _, last = path.rstrip("/").rpartition("/")
+        if last in (".", ".."):
+            # the kernel's answer for a last component `.` (EINVAL) or `..` (ENOTEMPTY), once the
+            # directory holding it is found: never the directory they name (`rmdir d/e/.`)
+            try:
+                holder = self.stat(head or ("/" if path.startswith("/") else "."))
+            except FsError as e:
+                raise e.at(path) from None
+            if not holder.is_dir:
+                raise FsError(errno.ENOTDIR, path)
+            raise FsError(errno.EINVAL if last == "." else errno.ENOTEMPTY, path)
         self.vfs.rmdir(self.abspath(path))
 
     def unlink(self, path: str) -> None:

@@ -58,6 +58,24 @@ for p in ["m/", "m//", "f/", "ld/", "dang/", "lf/", "no/m/"]:
 for p in ["e/", "f/", "ld/", "lf/", "none/", "dang/"]:
     _same(f"rmdir {p}", "rmdir", p)
     _same(f"unlink {p}", "unlink", p)
+# a last component `.` or `..`: EINVAL / ENOTEMPTY once the directory holding it is found, never
+# the directory it names removed
+for p in [
+    ".",
+    "..",
+    "./",
+    "e/.",
+    "e/..",
+    "e/./",
+    "e/../",
+    "f/.",
+    "none/.",
+    "none/..",
+    "d/g/..",
+    "ld/.",
+    "dang/.",
+]:
+    _same(f"rmdir {p}", "rmdir", p)
 for src, dst in [
     ("f/", "g"),
     ("f", "g/"),
