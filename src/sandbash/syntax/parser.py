@@ -110,6 +110,12 @@ def _name_at(src: str, i: int) -> re.Match[str] | None:
     return m
 
 
+def _assignment_shaped(src: str, i: int) -> bool:
+    """Whether the word at `i` starts as an assignment does (`name=`, `name+=`, `name[`)."""
+    m = _name_at(src, i)
+    return m is not None and (src[m.end() : m.end() + 1] in ("=", "[") or src.startswith("+=", m.end()))
+
+
 def _head_text(text: str) -> str:
     """A word head's text (a name, digits) without the line continuations read over in it."""
     return text.replace("\\\n", "") if "\\" in text else text
@@ -1144,6 +1150,10 @@ class Parser(WordReader):
             # again, its substitutions counted from where they end (see WordReader.sub_line).
             # (Not inside a `$(` read in place: its body is read again as it runs (_run_later), and
             # reading words again at every depth would read a nest of them 2**depth times.)
+            if _assignment_shaped(self.src, tok.pos):
+                # an assignment makes the command at once: on the line where it ends, which is
+                # where its substitutions count from (`a=(<newline>$(echo $LINENO)<newline>)`)
+                self.sub_line = self.line_at(tok.end - 1)
             tok = self._peek_again()
         first_line, col = self.line_col(tok.pos)
         line = first_line
@@ -1373,9 +1383,7 @@ class Parser(WordReader):
         value_start = i
         line = self.line_at(tok.pos)
         if value_start < len(src) and src[value_start] == "(":
-            self.pos = value_start + 1
-            self._peeked = None
-            items = self.parse_array_items()
+            items = self._array_items(value_start)
             if self.pos < len(src) and src[self.pos] not in _WORD_ENDS:
                 return self._glued_compound(tok, name, sub, append, value_start, line)
             text = without_continuations(src[tok.pos : self.pos])
@@ -1391,6 +1399,27 @@ class Parser(WordReader):
         )
         text = without_continuations(self.src[tok.pos : self.pos])
         return A.Assign(name, value, sub, append, None, text, self.read_subscript(sub, line))
+
+    def _array_items(self, start: int) -> list[A.ArrayItem]:
+        """The items of the compound value `(...)` at `start`. As the command's first element its
+        line is where it ends (sub_line still -1): a substitution in it spanning lines is read
+        again, its lines counted from there (bash expands the items as the command runs)."""
+        runs, warned, docs = len(self.run_later), len(self.warnings), bool(self.pending_heredocs)
+        self.pos = start + 1
+        self._peeked = None
+        items = self.parse_array_items()
+        text = self.src[start : self.pos]
+        if self.sub_line >= 0 or self.comsub_depth or docs or "\n" not in text or not _holds_subs(text):
+            return items
+        self._drop_warnings(warned)
+        del self.run_later[runs:]
+        outer, self.sub_line = self.sub_line, self.line_at(self.pos - 1)
+        try:
+            self.pos = start + 1
+            self._peeked = None
+            return self.parse_array_items()
+        finally:
+            self.sub_line = outer
 
     def _glued_compound(
         self, tok: Tok, name: str, sub: str | None, append: bool, value_start: int, line: int
@@ -1871,12 +1900,12 @@ _MAX_RUN_DEPTH = 8
 def _spans_subs(tok: Tok) -> bool:
     """Whether a word holds a substitution bash parses again when it runs and spans lines (its
     lines then depend on which line the command is found to be on)."""
-    value = tok.value
-    return (
-        tok.kind == "word"
-        and "\n" in value
-        and ("`" in value or "$(" in value or "<(" in value or ">(" in value)
-    )
+    return tok.kind == "word" and "\n" in tok.value and _holds_subs(tok.value)
+
+
+def _holds_subs(text: str) -> bool:
+    """Whether `text` may hold a substitution bash parses again when it runs."""
+    return "`" in text or "$(" in text or "<(" in text or ">(" in text
 
 
 def parse(src: str, *, aliases: dict[str, str] | None = None, extglob: bool = False) -> A.CommandList:
