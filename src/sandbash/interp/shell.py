@@ -442,10 +442,17 @@ class Shell:
         )
 
     def run_text(
-        self, text: str, source_name: str | None = "-c", line_base: int = 1, toplevel: bool = False
+        self,
+        text: str,
+        source_name: str | None = "-c",
+        line_base: int = 1,
+        toplevel: bool = False,
+        syntax_exits: bool = False,
     ) -> int:
         """Parse and run `text` one complete command at a time, as bash reads a
-        script. A syntax error stops the text with status 2."""
+        script. A syntax error stops the text with status 2; with `syntax_exits` (a trap's text,
+        whose status nothing tests) it ends the shell with 2 under set -e, as bash's
+        parser_error does."""
         if len(text) > self.rt.limits.max_input_size:
             raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, self.rt.limits.max_input_size)
         st = self.state
@@ -482,6 +489,8 @@ class Shell:
                     return self._comsub_parse_failed(e, toplevel)
                 if not (e.keep_status and toplevel):  # eval and source always say 2
                     st.last_status = 2
+                if syntax_exits and st.opts["errexit"] and not st.errexit_ignored:
+                    raise ExitShell(2)
                 return st.last_status
             self.flush_parse_warnings(parser)
             if node is None:
@@ -604,7 +613,9 @@ class Shell:
             base = max(st.line, 1) if signame in _LINE_KEEPING_TRAPS else 1
             # (a syntax error names the trap: `bash: exit trap: line 1: ...`, as bash's
             # parse_and_execute is told)
-            return self.run_text(handler, _TRAP_SOURCES.get(signame, "trap"), line_base=base)
+            return self.run_text(
+                handler, _TRAP_SOURCES.get(signame, "trap"), line_base=base, syntax_exits=True
+            )
         finally:
             st.in_trap = saved_trap
             self.trap_status = outer_status
