@@ -399,11 +399,17 @@ class Shell:
 
         if e.message:  # (an error bash's parser reports nothing of itself: `[[ ]]`)
             self.write_err(f"{where(e.line)}{e.message}\n")
-        if e.source_line is not None and not (st.opts["errexit"] and not st.errexit_ignored):
-            # (with `set -e` in force bash does not show the offending line)
+            if self.errexit_in_force():
+                return  # (bash's parser_error ends the shell there: run_text)
+        if e.source_line is not None:
             self.write_err(f"{where(e.line)}`{e.source_line}'\n")
         for message, line in e.extra:
             self.write_err(f"{where(line)}{message}\n")
+
+    def errexit_in_force(self) -> bool:
+        """Whether `set -e` would end the shell here (on and not in a tested context)."""
+        st = self.state
+        return st.opts["errexit"] and not st.errexit_ignored
 
     # ------------------------------------------------------------ the read-parse-execute loop
 
@@ -442,17 +448,10 @@ class Shell:
         )
 
     def run_text(
-        self,
-        text: str,
-        source_name: str | None = "-c",
-        line_base: int = 1,
-        toplevel: bool = False,
-        syntax_exits: bool = False,
+        self, text: str, source_name: str | None = "-c", line_base: int = 1, toplevel: bool = False
     ) -> int:
         """Parse and run `text` one complete command at a time, as bash reads a
-        script. A syntax error stops the text with status 2; with `syntax_exits` (a trap's text,
-        whose status nothing tests) it ends the shell with 2 under set -e, as bash's
-        parser_error does."""
+        script. A syntax error stops the text with status 2 (ends the shell under set -e)."""
         if len(text) > self.rt.limits.max_input_size:
             raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, self.rt.limits.max_input_size)
         st = self.state
@@ -477,6 +476,10 @@ class Shell:
             except ParseError as e:
                 self.flush_parse_warnings(parser)
                 self.syntax_error(e, source_name)
+                if e.message and self.errexit_in_force():
+                    # bash's parser_error ends a shell under set -e with 2 once it has said its
+                    # first line: a script's, eval's, source's or a trap's text alike
+                    raise ExitShell(2)
                 if e.discard_line and not isinstance(e, ParseLimit):
                     st.last_status = 1
                     # (input that ended inside it leaves nothing to read on)
@@ -489,8 +492,6 @@ class Shell:
                     return self._comsub_parse_failed(e, toplevel)
                 if not (e.keep_status and toplevel):  # eval and source always say 2
                     st.last_status = 2
-                if syntax_exits and st.opts["errexit"] and not st.errexit_ignored:
-                    raise ExitShell(2)
                 return st.last_status
             self.flush_parse_warnings(parser)
             if node is None:
@@ -613,9 +614,7 @@ class Shell:
             base = max(st.line, 1) if signame in _LINE_KEEPING_TRAPS else 1
             # (a syntax error names the trap: `bash: exit trap: line 1: ...`, as bash's
             # parse_and_execute is told)
-            return self.run_text(
-                handler, _TRAP_SOURCES.get(signame, "trap"), line_base=base, syntax_exits=True
-            )
+            return self.run_text(handler, _TRAP_SOURCES.get(signame, "trap"), line_base=base)
         finally:
             st.in_trap = saved_trap
             self.trap_status = outer_status

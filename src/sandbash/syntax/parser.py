@@ -1461,6 +1461,13 @@ class Parser(WordReader):
             if c == "[":
                 # `[k]=v`: the subscript may hold blanks (`[foo bar]=x`), as in bash
                 close = _subscript_close(self.src, start + 1) - start
+                if close < 0:
+                    # bash reads a subscript nothing closes to the end of the text, then finds
+                    # the text ended inside the command: both said, the line dropped (status 1)
+                    err, end = self.error_eof("]", self.line_at(start)), self.error_eof()
+                    err.extra = [(end.message, end.line)]
+                    err.discard_line = True
+                    raise err
                 raw = self.src[start : start + close + 3] if close > 0 else ""
                 if "\n" in raw:
                     raw = ""
