@@ -101,24 +101,6 @@ def _mark(line: bytes, beg: int, lim: int) -> bytes:
     return offset + (b"_" * span if span else b"^ no match for key")
 
 
-def _letters(key: Key, reverse: bool) -> str:
-    """key_to_opts: a key's ordering options in GNU's order."""
-    flags = (
-        (key.skipsblanks or key.skipeblanks, "b"),
-        (key.dictionary, "d"),
-        (key.fold, "f"),
-        (key.general, "g"),
-        (key.human, "h"),
-        (key.nonprinting, "i"),
-        (key.month, "M"),
-        (key.numeric, "n"),
-        (key.random, "R"),
-        (reverse, "r"),
-        (key.version, "V"),
-    )
-    return "".join(letter for on, letter in flags if on)
-
-
 def warnings(
     keys: list[Key], gkey: Key, tab: int | None, gkey_only: bool, stable: bool, unique: bool
 ) -> list[str]:
@@ -167,7 +149,7 @@ def warnings(
         out.append(f"{note}numbers use \u2018.\u2019 as a decimal point in this locale")
     left = Key(**{name: unused[name] for name in ORDERING_FLAGS})
     if not left.default_compare() or (unused["reverse"] and (stable or unique) and keys):
-        letters = _letters(left, unused["reverse"] and (stable or unique))
+        letters = left.opts_letters(True, unused["reverse"] and (stable or unique))
         out.append(
             f"option '-{letters}' is ignored" if len(letters) == 1 else f"options '-{letters}' are ignored"
         )

@@ -96,9 +96,12 @@ class Key:
         for name in ORDERING_FLAGS:
             setattr(self, name, getattr(g, name))
 
-    def opts_letters(self) -> str:
-        out = ""
-        for flag, letter in (
+    def opts_letters(self, blanks: bool = False, reverse: bool = False) -> str:
+        """The key's ordering options as letters in GNU's key_to_opts order (the
+        incompatible-options message); `blanks`/`reverse`: with `b` and `r` too, as
+        sort --debug's key warnings name them."""
+        flags = (
+            (blanks and (self.skipsblanks or self.skipeblanks), "b"),
             (self.dictionary, "d"),
             (self.fold, "f"),
             (self.general, "g"),
@@ -107,11 +110,10 @@ class Key:
             (self.month, "M"),
             (self.numeric, "n"),
             (self.random, "R"),
+            (reverse, "r"),
             (self.version, "V"),
-        ):
-            if flag:
-                out += letter
-        return out
+        )
+        return "".join(letter for on, letter in flags if on)
 
     def incompatible(self) -> bool:
         kinds = (
