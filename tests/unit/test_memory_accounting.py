@@ -331,8 +331,17 @@ def test_the_execution_string_is_charged_and_given_back(sess: Session) -> None:
     assert sess.exec('echo "$x"').stdout == "1\n"
 
 
-def test_an_execution_string_over_max_memory_ends_on_the_limit() -> None:
+@pytest.mark.parametrize(
+    ("limits", "limit"),
+    [
+        # under max_input_size, over max_memory: charged as it is set, the run ends on max_memory
+        (Limits(max_memory=MB, max_input_size=4 * MB), "max_memory"),
+        # over max_input_size (1 MB by default) too: that limit, tested first, as before
+        (Limits(max_memory=MB), "max_input_size"),
+    ],
+)
+def test_an_execution_string_over_a_limit_ends_on_it(limits: Limits, limit: str) -> None:
     with pytest.raises(ExecutionLimitError) as info:
-        Bash(limits=Limits(max_memory=MB)).exec("#" + "a" * (2 * MB) + "\necho ran")
-    assert info.value.limit == "max_memory"
+        Bash(limits=limits).exec("#" + "a" * (2 * MB) + "\necho ran")
+    assert info.value.limit == limit
     assert "ran" not in info.value.result.stdout

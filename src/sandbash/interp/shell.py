@@ -315,10 +315,17 @@ class Shell:
             scope[name] = Var(None, READONLY | (EXPORT if name in env else 0))
         self.state.vars.readonly_names.update(OPTION_VARS)
 
+    def check_input_size(self, text: str) -> None:
+        """A script's text over max_input_size ends the run on that limit."""
+        limit = self.rt.limits.max_input_size
+        if len(text) > limit:
+            raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, limit)
+
     def set_execution_string(self, text: str) -> None:
         """`bash -c TEXT` sets BASH_EXECUTION_STRING to TEXT, a plain variable, charged as any
         stored value is (a session's next run gives the old text's bytes back): a script that
         assigns or unsets it later gives back only what was charged."""
+        self.check_input_size(text)  # (a text over max_input_size ends on that limit, not max_memory)
         store = self.state.vars
         scope = store.globals
         old = scope.get("BASH_EXECUTION_STRING")
@@ -452,8 +459,7 @@ class Shell:
     ) -> int:
         """Parse and run `text` one complete command at a time, as bash reads a
         script. A syntax error stops the text with status 2 (ends the shell under set -e)."""
-        if len(text) > self.rt.limits.max_input_size:
-            raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, self.rt.limits.max_input_size)
+        self.check_input_size(text)
         st = self.state
         if toplevel and st.mode in ("s", "file") and text.endswith("\\"):
             # a script read from a file or stdin that ends in a lone backslash: bash's line reader
