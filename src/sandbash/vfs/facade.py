@@ -883,7 +883,14 @@ class Vfs:
     def utime(
         self, path: str, atime_ns: int | None = None, mtime_ns: int | None = None, follow: bool = True
     ) -> None:
-        """Set a file's times in integer nanoseconds; None keeps that time as it is."""
+        """Set a file's times in integer nanoseconds; None keeps that time as it is. A float is
+        refused (TypeError, as os.utime's `ns=`): float seconds such as time.time() would
+        otherwise be stored as a time in January 1970 without an error."""
+        for t in (atime_ns, mtime_ns):
+            if t is not None and (type(t) is not int):
+                raise TypeError(
+                    f"utime takes integer nanoseconds (None keeps a time), not {type(t).__name__}"
+                )
         canon = self._resolve_change(path, FileOp.WRITE, follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)

@@ -236,6 +236,13 @@ def test_metadata(env: Env) -> None:
     fs.utime("f", 1_000_000 * 10**9, 2_000_000 * 10**9)
     st = fs.stat("f")
     assert int(st.atime) == 1_000_000 and int(st.mtime) == 2_000_000
+    # float seconds (time.time()) would be a time in January 1970: refused, nothing changed
+    for bad in ((1.5e9, None), (None, 1.5e9), (1.0, 2.0)):
+        with pytest.raises(TypeError, match="integer nanoseconds"):
+            fs.utime("f", *bad)
+    assert fs.stat("f").mtime_ns == 2_000_000 * 10**9
+    fs.utime("f", None, 3 * 10**18)  # None keeps the access time
+    assert fs.stat("f").atime_ns == 1_000_000 * 10**9 and fs.stat("f").mtime_ns == 3 * 10**18
     fs.mkdir("d", 0o700)
     assert fs.stat("d").perm == 0o700 and fs.stat("d").is_dir
     fs.symlink("f", "l")
