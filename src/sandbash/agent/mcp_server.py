@@ -51,6 +51,7 @@ from .tool import (
     ToolInputError,
     ToolRequest,
     binary_notice,
+    clean_input,
     is_binary,
     truncate_middle,
     validate,
@@ -334,9 +335,9 @@ class _Calls:
         except ToolInputError as e:
             self.tool.record_refused(arguments, str(e))
             return _error(str(e))
-        key_scope, sid, issued = self._session_key(scope, req.session_id)
-        req.session_id = sid
         try:
+            key_scope, sid, issued = self._session_key(scope, req.session_id)
+            req.session_id = sid
             with self.drain:
                 if self.pool is not None:
                     import anyio
@@ -465,6 +466,7 @@ def _text_tool(
         args = {k: v for k, v in arguments.items() if v is not None}
         try:
             validate(args, schema)
+            args = clean_input(args)
             text = await anyio.to_thread.run_sync(fn, args, scope)
         except ToolInputError as e:
             return _error(str(e))

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..aio import run_cancellable
-from ..api import Bash, ExecResult, Session
+from ..api import Bash, ExecResult, Session, clean_text
 from ..audit import Audit, Recorder
 from ..commands.runtimes import runtime_notes, unavailable_programs
 from ..errors import ExecutionCancelled, ExecutionLimitError
@@ -179,6 +179,19 @@ def validate(value: object, schema: Mapping[str, Any], where: str = "input") -> 
             validate(item, schema["items"], f"{where}[{i}]")
 
 
+def clean_input(value: Any) -> Any:
+    """Tool input as the sandbox holds text: every string of it (keys too) through `clean_text`.
+    JSON may carry a lone surrogate (`"\\ud800"`), which no UTF-8 encode takes: a file's path or
+    content holding one made the write raise UnicodeEncodeError out of the tool."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {clean_input(k): clean_input(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clean_input(v) for v in value]
+    return value
+
+
 @dataclass
 class ToolRequest:
     command: str
@@ -197,6 +210,7 @@ class ToolRequest:
         # models often send null for an optional argument they mean to leave out
         plain = {k: v for k, v in plain.items() if v is not None}
         validate(plain, INPUT_SCHEMA)
+        plain = clean_input(plain)
         files = [(f["path"], f["content"]) for f in plain.pop("files", [])]
         return cls(files=files, **plain)
 
@@ -640,7 +654,12 @@ class BashTool:
 
     @staticmethod
     def _store_key(scope: str, session_id: str) -> str:
-        return f"{len(scope)}:{scope}:{session_id}"  # no scope can forge another's keys
+        key = f"{len(scope)}:{scope}:{session_id}"  # no scope can forge another's keys
+        try:
+            key.encode("utf-8")  # (stores keep keys as UTF-8 text: a lone surrogate cannot be one)
+        except UnicodeEncodeError:
+            raise ToolInputError(f"session_id {session_id!r}: not valid Unicode text") from None
+        return key
 
     def _stored_session(self, data: bytes | None) -> Session:
         """A session of a Bash of its own: restored from `data`, or fresh (the tool's initial files)."""

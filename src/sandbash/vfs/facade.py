@@ -724,6 +724,10 @@ class Vfs:
         stream = self.open(path, "a" if append else "w", umask=umask)
         try:
             stream.write(data)
+        except StreamError as e:
+            # a device that refuses the bytes (`/dev/full`: ENOSPC) is a file's error, as callers
+            # report one (the MCP write_file tool and a tool call's `files` let it escape them)
+            raise FsError(e.errno or errno.EIO, path) from None
         finally:
             stream.close()
 
