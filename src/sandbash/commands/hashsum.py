@@ -411,6 +411,10 @@ CKSUM_SPEC = CommandSpec(
         Opt(None, "quiet", help="don't print OK for each successfully verified file"),
         Opt(None, "status", help="don't output anything, status code shows success"),
         Opt(None, "strict", help="exit non-zero for improperly formatted checksum lines"),
+        # coreutils 9.1's cksum takes -b and -t into its option string and answers them with
+        # usage(): the Try line alone, status 1 (unlisted in its --help, as here)
+        Opt("b", None, dest="usage_only", stop=True),
+        Opt("t", None, dest="usage_only", stop=True),
     ),
 )
 
@@ -468,6 +472,8 @@ def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> i
 def cmd_cksum(ctx: Ctx) -> int:
     opts, files = ctx.parse(CKSUM_SPEC)
     algo = argmatch(ctx, "--algorithm", opts.get("algorithm"), _ALGOS) if opts.get("algorithm") else "crc"
+    if opts.has("usage_only"):
+        raise ctx.try_help()
     bits = _bits(ctx, opts.get("length")) if opts.get("length") is not None else None
     if opts.get("length") is not None and algo != "blake2b":
         ctx.error("--length is only supported with --algorithm=blake2b")  # (no Try line)

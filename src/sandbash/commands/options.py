@@ -684,8 +684,20 @@ _GNU_PACKAGES: dict[str, tuple[str, str]] = {
 }
 
 
+# Programs whose own first line is not `NAME (PACKAGE) RELEASE`: it is written as they write it
+_OWN_FIRST_LINE: dict[str, tuple[str, str]] = {
+    "ed": ("GNU ed 1.19", "GNU ed 1.19"),
+    "patch": ("GNU patch 2.7.6", "GNU patch 2.7.6"),
+    "bc": ("bc 1.07.1", "GNU bc 1.07.1"),
+}
+
+
 def version_line(name: str) -> str:
     """`NAME --version`'s text: GNU's first line for a command that follows a GNU package."""
+    own = _OWN_FIRST_LINE.get(name)
+    if own is not None:
+        first, follows = own
+        return f"{first}\nsandbash {VERSION}: {follows}'s behaviour, in Python.\n"
     package = ("GNU coreutils", "9.1") if name in COREUTILS else _GNU_PACKAGES.get(name)
     if package is None:
         return f"{name} (sandbash) {VERSION}\n"

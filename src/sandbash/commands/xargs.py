@@ -550,7 +550,10 @@ def cmd_xargs(ctx: Ctx) -> int:
     if failed and arg_file is None and status != 123:
         # (a read that failed ends the input as its end would; findutils' close_stdin then finds
         # stdin in error at exit and makes the status 1, unless a command already made it 123)
-        ctx.error("error closing file")
+        # (a directory's read error leaves errno 0 by the close; a closed fd 0's close is EBADF)
+        ctx.error(
+            "error closing file" + (f": {failed[0].strerror}" if failed[0].errno == errno.EBADF else "")
+        )
         return 1
     return status
 

@@ -133,7 +133,7 @@ class Stream:
         try:
             while True:
                 if not chunk:
-                    chunk = self._fill(CHUNK) if self.readable else b""
+                    chunk = self._fill(CHUNK)
                     if not chunk:
                         break
                 if sep in chunk:

@@ -13,7 +13,7 @@ import errno
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ...stdio.streams import StreamReadError
+from ...stdio.streams import ClosedStream, StreamReadError
 from ...vfs.base import NS
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -388,7 +388,11 @@ def _stdin(job: Job, stream: Stream | None = None, name: str = "") -> None:
 def _read_failed(job: Job, label: str, reason: str) -> None:
     """Standard input could not be read, in each tool's words."""
     ctx = job.ctx
-    if job.tool == "gzip":
+    if job.tool == "gzip" and isinstance(ctx.stdin, ClosedStream) and label == "stdin":
+        # (a closed fd 0 fails gzip's fstat at start, a fatal error in gnulib's words)
+        ctx.error(f"standard input: {reason}")
+        job.fail(1)
+    elif job.tool == "gzip":
         ctx.stderr.write(f"\n{ctx.name}: {label}: {reason}\n".encode("utf-8", "surrogateescape"))
         job.fail(1)
     elif job.tool == "xz":

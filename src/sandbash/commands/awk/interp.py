@@ -4,13 +4,14 @@ input (ARGV files and assignments, BEGINFILE/ENDFILE), and BEGIN / records
 
 from __future__ import annotations
 
+import errno
 import math
 import sys
 from collections.abc import Callable
 from types import TracebackType
 
 from ...limits import LimitExceeded, LimitKind
-from ...stdio.streams import DirStream
+from ...stdio.streams import ClosedStream, DirStream
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..fsutil import FileRewrite
@@ -47,6 +48,11 @@ class _SkipFile(Exception):
 
 class FatalNoLoc(AwkFatal):
     """A fatal error reported without a program location."""
+
+
+class _UnreadableInput(FatalNoLoc):
+    """The main input is a closed standard input: fatal to the main loop, -1 (with ERRNO) to a
+    plain getline, as gawk's nextfile reports it."""
 
 
 # the settings of gawk's inplace.awk, assigned as `-v inplace::suffix=.bak` or as operands between
@@ -459,8 +465,18 @@ class Interp(Runtime):
         if fnr:
             ns["V_FNR"] = to_num(ns["V_FNR"]) + 1.0
 
+    def _next_main_getline(self) -> tuple[str | None, bool]:
+        """The next main-input record for a plain getline, and False when it cannot be read."""
+        try:
+            return self.next_main(), True
+        except _UnreadableInput:
+            self.io.set_errno(strerror(errno.EBADF))
+            return None, False
+
     def gl_main(self) -> float:
-        rec = self.next_main()
+        rec, ok = self._next_main_getline()
+        if not ok:
+            return -1.0
         if rec is None:
             return 0.0
         self.set_record(rec)
@@ -468,7 +484,9 @@ class Interp(Runtime):
         return 1.0
 
     def gl_main_var(self) -> tuple[float, Value]:
-        rec = self.next_main()
+        rec, ok = self._next_main_getline()
+        if not ok:
+            return -1.0, UNINIT
         if rec is None:
             return 0.0, UNINIT
         self._bump(True)
@@ -564,6 +582,8 @@ class Interp(Runtime):
         ctx = self.ctx
         if name in ("-", "/dev/stdin"):
             stream = ctx.stdin
+            if isinstance(stream, ClosedStream):
+                raise _UnreadableInput(f"error reading input file `{name}': {strerror(errno.EBADF)}")
             if isinstance(stream, DirStream):  # (`awk 1 < dir`: gawk fstat()s what it opened)
                 self.warn(f"warning: command line argument `{name}' is a directory: skipped")
                 return False

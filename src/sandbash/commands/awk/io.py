@@ -9,11 +9,12 @@ starts, and at exit pipes are closed before stdout is flushed.
 
 from __future__ import annotations
 
+import errno
 import shlex
 from collections.abc import Callable, Mapping
 
 from ...limits import LimitExceeded, LimitKind
-from ...stdio.streams import BufferWriter, BytesReader, Stream
+from ...stdio.streams import BufferWriter, BytesReader, ClosedStream, Stream
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from .records import Reader
@@ -199,6 +200,9 @@ class IOManager:
         try:
             stream = self.ctx.open_in(name)
             if name not in ("-", "/dev/stdin") and self.ctx.fs.is_dir(name):
+                return None
+            if isinstance(stream, ClosedStream):  # (`getline < "-"` on a closed stdin: -1)
+                self.set_errno(strerror(errno.EBADF))
                 return None
         except FsError as e:
             self.set_errno(strerror(e.errno or 0))

@@ -10,11 +10,14 @@ other commands (touch -d, find -newermt).
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import re
 
 from ...posix.zones import UTC, local_zone, zone_from_spec
+from ...stdio.streams import StreamReadError
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
+from ..gnuquote import quoteaf
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..shellutils.common import quote, usage_fail
@@ -204,17 +207,30 @@ def _from_file(ctx: Ctx, path: str, fmt: str, now_ns: int, tz: _dt.tzinfo) -> in
     try:
         stream = ctx.open_in(path)
     except FsError as e:
+        if e.errno == errno.EISDIR:
+            return 0  # (a directory opens; its first read fails and ends the loop)
         ctx.fs_error(e, path)
         return 1
     status = 0
-    for raw in stream.lines(budget=ctx.budget):
-        ctx.checkpoint()
-        # (a line is a C string to GNU's parse_datetime: it ends at a NUL)
-        line = raw.decode("utf-8", "surrogateescape").rstrip("\n").partition("\0")[0]
-        when = parse_datetime(line, now_ns, tz)
-        if when is None:
-            ctx.error(f"invalid date {quote(line)}")
-            status = 1
-        elif not _show(ctx, fmt, when, tz):
-            status = 1
+    try:
+        for raw in stream.lines(budget=ctx.budget):
+            status |= _from_line(ctx, raw, fmt, now_ns, tz)
+    except StreamReadError as e:
+        # GNU's getline loop ends at a failed read without a word (a directory); the close of a
+        # closed standard input fails, and that is reported
+        if e.errno == errno.EBADF:
+            ctx.error(f"{quoteaf('standard input' if path == '-' else path)}: {e.strerror}")
+            return 1
     return status
+
+
+def _from_line(ctx: Ctx, raw: bytes, fmt: str, now_ns: int, tz: _dt.tzinfo) -> int:
+    """One line of `date -f`: its date shown, or why not (status 1)."""
+    ctx.checkpoint()
+    # (a line is a C string to GNU's parse_datetime: it ends at a NUL)
+    line = raw.decode("utf-8", "surrogateescape").rstrip("\n").partition("\0")[0]
+    when = parse_datetime(line, now_ns, tz)
+    if when is None:
+        ctx.error(f"invalid date {quote(line)}")
+        return 1
+    return 0 if _show(ctx, fmt, when, tz) else 1

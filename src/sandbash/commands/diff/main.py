@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ...stdio.streams import DirStream
+from ...stdio.streams import DirStream, StreamReadError
 from ...vfs.base import NS, seconds_to_ns
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx, _dev_fd
@@ -526,6 +526,10 @@ def _compare_top(ctx: Ctx, o: Options, out: Out, fa: str, fb: str) -> int:
     except FsError as e:
         out.flush()
         ctx.error(f"{e.path or fa}: {strerror(e.errno or 5)}")
+        return 2
+    except StreamReadError as e:  # (a closed fd 0 read as `-`)
+        out.flush()
+        ctx.error(f"{fa if _stream_path(fa) else fb}: {e.strerror}")
         return 2
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...stdio.streams import StreamReadError
 from ...vfs.facade import FileStream
 from ..context import Ctx
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, version_text
 from ..record import Effects, declare
 from .commands import run_command
 from .editor import Editor
@@ -27,6 +27,7 @@ SPEC = CommandSpec(
         Opt("s", "script", help="suppress byte counts and '!' prompt"),
         Opt("v", "verbose", help="be verbose; equivalent to the 'H' command"),
         Opt(None, "strip-trailing-cr", help="strip carriage returns at end of text lines"),
+        Opt("V", None, dest="version_short", help="display version information and exit"),
     ),
 )
 
@@ -34,10 +35,17 @@ SPEC = CommandSpec(
 @declare("ed", spec=SPEC, effects=Effects.OPAQUE)
 def cmd_ed(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPEC)
+    if opts.has("version_short"):  # (-V is GNU ed's --version)
+        ctx.out(version_text(SPEC).encode())
+        return 0
+    # a first operand `-` is the old spelling of -s (GNU ed 1.19's main.c), even after `--`
+    dash = bool(operands) and operands[0] == "-"
+    if dash:
+        operands = operands[1:]
     ed = Editor(
         ctx,
         run_command,
-        counts=not opts.has("script"),
+        counts=not (dash or opts.has("script")),
         diagnostics=not opts.has("quiet"),
         strip_cr=opts.has("strip_trailing_cr"),
         ere=opts.has("extended_regexp"),
@@ -56,6 +64,7 @@ def cmd_ed(ctx: Ctx) -> int:
             ed.open_initial(operands[0])
         try:
             status = ed.main_loop()
-        except StreamReadError:
+        except StreamReadError as e:  # (`ed < dir`)
+            ed.say(f"stdin: {e.strerror}")
             status = 2
     return 0 if opts.has("loose_exit_status") and status == 1 else status

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ...limits import MemoryHold
 from ...regex import Regex, RegexError, compile_regex
 from ...regex.brackets import bracket_end
-from ...stdio.streams import BufferWriter
+from ...stdio.streams import BufferWriter, StreamReadError
 from ...vfs.errors import FsError
 from ..context import Ctx
 
@@ -142,7 +142,12 @@ class Editor:
     def read_input(self) -> str | None:
         if self.queue is not None:
             return self.queue.pop(0) if self.queue else None
-        raw = self.ctx.stdin.readline()
+        try:
+            raw = self.ctx.stdin.readline()
+        except StreamReadError as e:
+            if e.errno != errno.EBADF:
+                raise
+            raw = b""  # (GNU ed takes a closed fd 0 for the end of its input)
         if not raw:
             return None
         self.lineno += 1

@@ -7,8 +7,8 @@ import errno
 from collections.abc import Iterator
 
 from ...limits import MemoryHold
-from ...stdio.streams import DirStream, Stream, StreamReadError
-from ...vfs.errors import FsError
+from ...stdio.streams import ClosedStream, DirStream, Stream, StreamReadError
+from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec
 from ..record import Effects, declare
@@ -186,6 +186,10 @@ def cmd_dd(ctx: Ctx) -> int:
             ctx.error(f"error reading {quoteaf(src if src is not None else 'standard input')}: {e.strerror}")
             result = 1
         out.close(stats)
+    if isinstance(stream, ClosedStream):
+        # dd closes its input before it prints the counts: closing a closed fd 0 fails, fatally
+        ctx.error(f"closing input file 'standard input': {strerror(errno.EBADF)}")
+        return 1
     if status != "none":
         lines = f"{stats[0]}+{stats[1]} records in\n{stats[2]}+{stats[3]} records out\n"
         if status != "noxfer":

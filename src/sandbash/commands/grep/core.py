@@ -9,13 +9,14 @@ order (GNU uses directory order, which is not reproducible).
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, chain, count, islice, repeat
 from operator import add
 
 from ...expand.pattern import compile_pattern
-from ...stdio.streams import DirStream, Stream, StreamReadError
+from ...stdio.streams import ClosedStream, DirStream, Stream, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import input_is_output
@@ -365,6 +366,11 @@ class Searcher:
         """Search one input; returns True when a line was selected. Its output is
         written by the end (messages about other inputs come after it)."""
         o = self.o
+        if isinstance(stream, ClosedStream):  # (a closed fd 0 fails GNU's fstat: no count, no -L)
+            self.error = True
+            if not o.no_messages:
+                self.ctx.error(f"{name}: {strerror(errno.EBADF)}")
+            return False
         if (
             not (o.quiet or o.list_files or o.list_nonmatching or o.count)
             and not 0 <= o.max_count <= 1  # (-m 1: GNU reads no further than a line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 
 from ...limits import LimitExceeded, LimitKind
@@ -717,7 +718,13 @@ class Runner:
             except FsError:
                 it = iter(())
             self.rfiles[name] = it
-        line = next(it, None)
+        try:
+            line = next(it, None)
+        except StreamReadError as e:
+            if e.errno != errno.EBADF:
+                raise
+            line = None  # (`R -` with a closed stdin reads nothing, as GNU's)
+            self.rfiles[name] = iter(())
         if line is not None:
             if not line.endswith(b"\n"):
                 line += b"\n"

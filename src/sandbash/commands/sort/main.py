@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from operator import itemgetter
 
 from ...limits import LimitExceeded, MemoryHold
-from ...stdio.streams import HELD_MIN, Stream, StreamError
+from ...stdio.streams import HELD_MIN, ClosedStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite, rewrites_in_place
@@ -579,6 +579,11 @@ def cmd_sort(ctx: Ctx) -> int:
         return _check(ctx, sorter, (files or ["-"])[0], sep, check_mode == "quiet")
     names = files or ["-"]
     opened = _open_inputs(ctx, names)
+    if not opts.get("merge") and any(isinstance(st, ClosedStream) for _n, st in opened):
+        # sorting fstat()s every input first to size its buffer (merging reads them at once)
+        for n, st in opened:
+            close_input(ctx, n, st)
+        raise _die(ctx, f"stat failed: -: {strerror(errno.EBADF)}")
     outs = opts.get("output") or []
     output = outs[0] if outs else None
     try:

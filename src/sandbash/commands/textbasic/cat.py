@@ -214,7 +214,12 @@ def _emacs_to_ere(pattern: str) -> str:
                 break
             head, body = pattern[i:j], pattern[j:end]
             # its `[` are plain members: last in the list, ERE cannot read them as `[:`
-            out.append(head + body.replace("[", "") + ("[" if "[" in body else "") + "]")
+            bracket = head + body.replace("[", "") + ("[" if "[" in body else "") + "]"
+            if head.endswith("^") and "\n" not in body:
+                # a list that excludes characters still takes a newline in this syntax (no
+                # RE_HAT_LISTS_NOT_NEWLINE), where the multiline compile would refuse it one
+                bracket = f"({bracket}|\n)"
+            out.append(bracket)
             i = end + 1
         elif c == "\\" and i + 1 < n:
             d = pattern[i + 1]

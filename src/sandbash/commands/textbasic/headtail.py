@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections import deque
 from collections.abc import Callable
 
-from ...stdio.streams import Stream
+from ...stdio.streams import ClosedStream, Stream
 from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
@@ -129,6 +130,7 @@ class _Job:
         self.out = Out(ctx.stdout)
         self.first = True
         self.headed = 0  # operands whose header is out
+        self.fstat_first = False  # tail: a closed stdin fails its fstat, not its read
 
     def run(self, each: Callable[[Stream], None]) -> int:
         inputs = self.ctx.inputs(
@@ -144,6 +146,9 @@ class _Job:
         inputs.on_read_error = before_read_error
         for name, stream in inputs:
             self._header(name)
+            if self.fstat_first and isinstance(stream, ClosedStream):
+                inputs.fail("cannot fstat {af}: {err}", errno.EBADF)  # (tail fstat()s before it reads)
+                continue
             with inputs.reading():
                 each(stream)
         self.out.flush()
@@ -250,6 +255,7 @@ def cmd_head(ctx: Ctx) -> int:
         elif key == "quiet":
             verbose, quiet = False, True
     job = _Job(ctx, files, verbose, quiet)
+    job.fstat_first = sign == "-"  # (eliding the end, GNU head fstat()s the input first)
     out = job.out
 
     def each(stream: Stream) -> None:
@@ -436,6 +442,7 @@ def cmd_tail(ctx: Ctx) -> int:
     follow = opts.has("follow") or opts.has("F")
     interval = _interval(ctx, opts.get("sleep_interval", "1"))
     job = _Job(ctx, files, verbose, quiet)
+    job.fstat_first = True
     out = job.out
 
     def each(stream: Stream) -> None:
