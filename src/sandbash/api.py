@@ -611,6 +611,11 @@ class Session:
                 self.cwd,
                 lambda: _run(sh, rt, script, out, err, keep_exit_trap=True, session=self),
             )
+        except (ExecutionLimitError, ExecutionCancelled):
+            # a run ended by another limit or a cancellation keeps no more than one that ends
+            # normally: else ending each call on a limit kept up to max_memory between calls
+            self._drop_if_over()
+            raise
         finally:
             _detach_stdin(stdin)
 
@@ -618,18 +623,23 @@ class Session:
         """`max_session_memory`: what the session keeps after a run (its variables, arrays and
         functions). Over the limit, the run ends with ExecutionLimitError (its result as usual) and
         the session starts over with a fresh shell in the same directory, so it holds nothing more."""
+        cap = self.rt.limits.max_session_memory  # (this run's: the fresh shell has the Bash's)
+        if self._drop_if_over():
+            raise ExecutionLimitError(
+                "max_session_memory", cap, result, LimitExceeded(LimitKind.MAX_SESSION_MEMORY, cap).message()
+            )
+
+    def _drop_if_over(self) -> bool:
+        """Start over with a fresh shell in the same directory when the session holds more than
+        `max_session_memory` (variables, arrays and function definitions); whether it did."""
         sh = self.shell
-        cap = self.rt.limits.max_session_memory
-        held = sh.state.vars.held()  # variables, arrays and function definitions
-        if held <= cap:
-            return
+        if sh.state.vars.held() <= self.rt.limits.max_session_memory:
+            return False
         cwd = self.cwd
         sh.state.vars.acct.close()
         fresh = Session(self.bash, cwd=cwd)
         self.shell, self.rt = fresh.shell, fresh.rt
-        raise ExecutionLimitError(
-            "max_session_memory", cap, result, LimitExceeded(LimitKind.MAX_SESSION_MEMORY, cap).message()
-        )
+        return True
 
     async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
         """`exec` in a worker thread, cancellable like `Bash.aexec`."""
