@@ -14,6 +14,7 @@ from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import Out, command, encode, local_time, shell_quote
 from .engine import Hunk, diff_lines
+from .ifdef import CHANGED, NEW, OLD, UNCHANGED, complete_formats, ifdef, ifdef_formats, rcs
 from .output import Style, context, ed_script, normal, side_by_side, unified
 from .util import parse, usage
 
@@ -98,7 +99,29 @@ DIFF_SPEC = CommandSpec(
         ),
         Opt("a", "text", help="treat all files as text"),
         Opt(None, "strip-trailing-cr", help="strip trailing carriage return on input"),
-        Opt("D", "ifdef", arg="required", metavar="NAME", help="(not supported)"),
+        Opt("D", "ifdef", arg="required", metavar="NAME", help="output merged file with '#ifdef NAME' diffs"),
+        Opt(None, "old-group-format", arg="required", metavar="GFMT", help="format a group of deleted lines"),
+        Opt(None, "new-group-format", arg="required", metavar="GFMT", help="format a group of added lines"),
+        Opt(
+            None,
+            "changed-group-format",
+            arg="required",
+            metavar="GFMT",
+            help="format a group of changed lines",
+        ),
+        Opt(
+            None,
+            "unchanged-group-format",
+            arg="required",
+            metavar="GFMT",
+            help="format a group of same lines",
+        ),
+        Opt(None, "line-format", arg="required", metavar="LFMT", help="format all input lines with LFMT"),
+        Opt(None, "old-line-format", arg="required", metavar="LFMT", help="format a deleted line"),
+        Opt(None, "new-line-format", arg="required", metavar="LFMT", help="format an added line"),
+        Opt(
+            None, "unchanged-line-format", arg="required", metavar="LFMT", help="format a line in both files"
+        ),
         Opt("d", "minimal", help="try hard to find a smaller set of changes"),
         Opt(None, "horizon-lines", arg="required", metavar="NUM", help="(accepted)"),
         Opt(None, "speed-large-files", help="(accepted)"),
@@ -179,6 +202,32 @@ def _context_num(ctx: Ctx, text: str) -> int:
     return int(text)
 
 
+_GROUP_OPTIONS = {f"{k}_group_format": k for k in (OLD, NEW, UNCHANGED, CHANGED)}
+_LINE_OPTIONS = {f"{k}_line_format": (k,) for k in (OLD, NEW, UNCHANGED)} | {
+    "line_format": (OLD, NEW, UNCHANGED)
+}
+
+
+def _take_format(ctx: Ctx, style: Style, key: str, value: str) -> bool:
+    """-D, --GTYPE-group-format and --LTYPE-line-format: their formats kept in `style`; whether
+    `key` was one. A format given twice must be given the same (GNU's specify_value)."""
+    if key == "ifdef":
+        wanted, table, option = ifdef_formats(value), style.groups, "-D"
+    elif key in _GROUP_OPTIONS:
+        wanted, table = {_GROUP_OPTIONS[key]: value}, style.groups
+        option = "--" + key.replace("_", "-")
+    elif key in _LINE_OPTIONS:
+        wanted, table = dict.fromkeys(_LINE_OPTIONS[key], value), style.lines
+        option = "--" + key.replace("_", "-")
+    else:
+        return False
+    for kind, fmt in wanted.items():
+        if table.get(kind, fmt) != fmt:
+            raise usage(ctx, f"conflicting {option} option value '{fmt}'")
+        table[kind] = fmt
+    return True
+
+
 def _build(ctx: Ctx, opts: Parsed, operands: list[str]) -> Options:
     style = Style()
     formats = []
@@ -205,6 +254,8 @@ def _build(ctx: Ctx, opts: Parsed, operands: list[str]) -> Options:
             formats.append("side")
         elif key == "normal":
             formats.append("normal")
+        elif _take_format(ctx, style, key, value):
+            formats.append("ifdef")
     kinds = set(formats)
     if len(kinds) > 1:
         raise usage(ctx, "conflicting output style options")
@@ -219,8 +270,8 @@ def _build(ctx: Ctx, opts: Parsed, operands: list[str]) -> Options:
     style.suppress_common = bool(opts.get("suppress_common_lines"))
     if opts.get("tabsize"):
         style.tabsize = int(opts.get("tabsize"))
-    if opts.get("ifdef") is not None or opts.get("rcs"):
-        raise usage(ctx, "--ifdef and --rcs output formats are not supported in this sandbox")
+    if style.fmt == "ifdef":
+        complete_formats(style.groups, style.lines)
     o = Options(style)
     o.brief = bool(opts.get("brief"))
     o.report_same = bool(opts.get("report_identical_files"))
@@ -302,7 +353,8 @@ class Differ:
                 header = f"diff{self.o.switches} {name_a} {name_b}"
         data_a = self._read(path_a)
         data_b = self._read(path_b)
-        side = self.o.style.fmt == "side" and not self.o.brief
+        # (side by side and the group formats print the lines the files share too)
+        side = self.o.style.fmt in ("side", "ifdef") and not self.o.brief
         if data_a == data_b and (path_a is None) == (path_b is None) and not side:
             if self.o.report_same:
                 self.out.write(encode(f"Files {name_a} and {name_b} are identical\n"))
@@ -332,14 +384,20 @@ class Differ:
         data_a: bytes,
         data_b: bytes,
     ) -> int:
-        side = self.o.style.fmt == "side" and not self.o.brief
+        style = self.o.style
+        side = style.fmt in ("side", "ifdef") and not self.o.brief
         a = _split(data_a, self.o.strip_cr)
         b = _split(data_b, self.o.strip_cr)
-        horizon = self.o.style.context if self.o.style.fmt in ("unified", "context") else 0
+        horizon = style.context if style.fmt in ("unified", "context") else 0
         hunks = diff_lines(a, b, self.o.key, self.o.minimal, self.ctx.checkpoint, horizon)
         hunks = self._drop_ignored(a, b, hunks)
         if not hunks and side:
-            for chunk in side_by_side(a, b, hunks, self.o.style):
+            same = (
+                side_by_side(a, b, hunks, style)
+                if style.fmt == "side"
+                else ifdef(a, b, hunks, style.groups, style.lines, style.tabsize if style.expand_tabs else 0)
+            )
+            for chunk in same:
                 self.out.write(chunk)
             return 0
         if not hunks:
@@ -351,7 +409,6 @@ class Differ:
             return 1
         if header is not None:
             self.out.write(encode(header + "\n"))
-        style = self.o.style
         fn = self._funcname(a) if self.o.funcname is not None else None
         if style.fmt in ("unified", "context"):
             la = self.o.labels[0] if self.o.labels else None
@@ -364,9 +421,13 @@ class Differ:
             lines = ed_script(a, b, hunks, style)
         elif style.fmt == "side":
             lines = side_by_side(a, b, hunks, style)
+        elif style.fmt == "rcs":
+            lines = rcs(a, b, hunks)
+        elif style.fmt == "ifdef":
+            lines = ifdef(a, b, hunks, style.groups, style.lines, style.tabsize if style.expand_tabs else 0)
         else:
             lines = normal(a, b, hunks, style)
-        if style.expand_tabs and style.fmt != "side":
+        if style.expand_tabs and style.fmt not in ("side", "ifdef"):
             lines = [_expand_output(x, style.fmt) for x in lines]
         for chunk in lines:
             self.out.write(chunk)
@@ -520,6 +581,9 @@ def _compare_top(ctx: Ctx, o: Options, out: Out, fa: str, fb: str) -> int:
     if trouble:
         return 2
     if ka == "dir" and kb == "dir":
+        if o.style.fmt == "ifdef":
+            ctx.error("-D option not supported with directories")  # (GNU's fatal(): no Try line)
+            return 2
         return _dirs(ctx, d, fa, fb, top=True)
     try:
         return d.files(fa, fb, fa if ka else None, fb if kb else None, None)

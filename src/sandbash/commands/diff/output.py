@@ -8,16 +8,16 @@ from .engine import Hunk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dataclasses import dataclass
+    from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
-    from ...leanclass import dataclass
+    from ...leanclass import dataclass, field
 
 NO_NEWLINE = b"\\ No newline at end of file\n"
 
 
 @dataclass
 class Style:
-    fmt: str = "normal"  # normal, unified, context, ed, rcs, side
+    fmt: str = "normal"  # normal, unified, context, ed, rcs, side, ifdef
     context: int = 3
     width: int = 130
     expand_tabs: bool = False
@@ -25,6 +25,8 @@ class Style:
     suppress_common: bool = False
     initial_tab: bool = False
     tabsize: int = 8
+    groups: dict[str, str] = field(default_factory=dict)  # -D and the group formats, by group kind
+    lines: dict[str, str] = field(default_factory=dict)  # the line formats, by line kind
 
 
 def _line(prefix: bytes, line: bytes, out: list[bytes]) -> None:
