@@ -35,7 +35,8 @@ class ArithSyntaxError(Exception):
         return self
 
 
-MAX_NESTING = 256  # parentheses and unary operators; Python's stack stays well within bounds
+MAX_NESTING = 1024  # parentheses and unary operators: bash has no bound of its own (its C stack
+# ends near 25,000); eight Python frames a level (binary) keep 1,024 well within the recursion limit
 _ASSIGN_OPS = ("=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=")
 # binary operators by precedence level (lowest first)
 _LEVELS: tuple[tuple[str, ...], ...] = (
@@ -50,6 +51,8 @@ _LEVELS: tuple[tuple[str, ...], ...] = (
     ("+", "-"),
     ("*", "/", "%"),
 )
+_LEVEL_OF = {op: level for level, ops in enumerate(_LEVELS) for op in ops}
+_PLUS_LEVEL = _LEVEL_OF["+"]
 _OPERATORS = sorted(
     {
         "||",
@@ -297,22 +300,23 @@ class _Parser:
         return cond
 
     def binary(self, level: int) -> Arith:
-        if level >= len(_LEVELS):
-            return self.power()
-        left = self.binary(level + 1)
-        ops = _LEVELS[level]
-        while self.kind == "op" and (
-            self.tok in ops or (self.tok in ("++", "--") and "+" in ops and not self._names_next())
-        ):
+        """The operators of `level` and above, by precedence climbing: one Python frame per
+        operand whatever the levels between, so a parenthesised operand costs eight frames (was
+        eighteen, one per level), which is what lets MAX_NESTING be as deep as it is."""
+        left = self.power()
+        while self.kind == "op":
             op = self.tok
-            if op in ("++", "--"):
+            at = _LEVEL_OF.get(op, -1)
+            if at < level:
+                if op not in ("++", "--") or level > _PLUS_LEVEL or self._names_next():
+                    break
                 # `1 ++ 2` after an operand is a binary plus, then a unary one
-                op = op[0]
+                op, at = op[0], _PLUS_LEVEL
                 self.pos = self.tok_pos + 1
             self.next()
             right_pos = self.tok_pos
             try:
-                right = self.binary(level + 1)
+                right = self.binary(at + 1)
             except ArithSyntaxError as e:
                 if op in ("&&", "||") and e.before is not None:
                     # the right side runs only when the left does not decide

@@ -944,6 +944,11 @@ class Parser(WordReader):
         start = self._dparen_at(tok)
         end = self._find_arith_end(start)
         if end < 0:
+            if end == _PAREN_NOT_DOUBLED:
+                # bash's parse_arith_cmd takes `for ((a) ...` for a nested subshell, which its
+                # parse_dparen refuses without a word (yylex's YYerror: no yyerror): the shell
+                # stops reading with $? as it was; eval says 2
+                raise ParseError("", line, keep_status=True)
             raise self.error_eof(")", self.line_at(start))
         text = self._arith_for_text(self.src[start:end])
         self.pos = end + 2
@@ -998,7 +1003,7 @@ class Parser(WordReader):
                 depth += 1
             elif c == ")":
                 if depth == 0:
-                    return i if src.startswith("))", i) else -1
+                    return i if src.startswith("))", i) else _PAREN_NOT_DOUBLED
                 depth -= 1
             i += 1
         return -1
@@ -1877,6 +1882,10 @@ def _unquote_delim(word: A.Word) -> str:
             out.append(c)
             i += 1
     return "".join(out)
+
+
+# _find_arith_end: the `((`'s first `)` is not followed by another (-1: the input ended first)
+_PAREN_NOT_DOUBLED = -2
 
 
 def _split_arith_for(text: str) -> list[str] | None:
