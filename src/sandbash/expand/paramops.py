@@ -209,10 +209,15 @@ def test_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_
     # '?'
     word = op.arg
     if word is not None and word.parts:
-        # bash expands the word unquoted whatever quotes ${...} is in, and joins the words it
-        # gives with spaces: `"${u?$*}"` is `p q` under IFS=,; a word that expands to nothing
-        # (`${u?$e}`, `${u?""}`) is an empty message, not the default one
-        msg = ex.spaced(lambda: as_text(ex._alt_value(word, False)) or "")
+        # bash expands the word as a command's words whatever quotes ${...} is in (expand_string:
+        # split at IFS, never globbed) and joins them with spaces: `"${u?$*}"` and `${u?$x}`
+        # with x=p,q are `p q` under IFS=,; a word that expands to nothing (`${u?$e}`,
+        # `${u?""}`) is an empty message, not the default one
+        glob_off, ex._glob_off = ex._glob_off, True
+        try:
+            msg = " ".join(ex.word(word))
+        finally:
+            ex._glob_off = glob_off
     else:
         msg = "parameter null or not set" if colon else "parameter not set"
     raise ExpansionError(f"{desc}: {msg}", 127)

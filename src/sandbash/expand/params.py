@@ -8,6 +8,7 @@ from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, ElementsVar, Var
 from ..syntax import ast as A
 from ..syntax.ast import Op
+from ..syntax.lexer import NESTED_UNCLOSED
 from .arith import ArithError
 from .arithwords import quote_subscript, subscript_error
 from .env import ExpansionError
@@ -78,6 +79,8 @@ def general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var |
             return Multi([], star) if p.sub in ("@", "*") or p.name in ("@", "*") else ""
         if p.names_suffix == "msg":  # (an unclosed subscript in "...": the lexer's whole message)
             raise ExpansionError(p.op.text, 1)
+        if p.names_suffix == NESTED_UNCLOSED:  # (the lexer's `${u:-${a[}}`, named as a whole)
+            raise ExpansionError(f"bad substitution: no closing `}}' in {p.op.text}", 1)
         # (bash reports a bad `@` operator of a set value as ${x:?} does: the shell ends)
         raise ExpansionError(f"{p.op.text}: bad substitution", 127 if at else 1)
     if prefix == "error" or prefix == "unparsed":

@@ -178,7 +178,8 @@ class Param(metaclass=Declared):
     prefix: '' , '#' (length) or '!' (indirection / keys / names).
     sub: the raw subscript text inside [...] (None when absent); '@'/'*' mean all.
     names_suffix: for ${!prefix*} / ${!prefix@}, the '*' or '@'; for a bad substitution
-    (prefix 'bad'), '@' when it is a bad `@` transformation (${x@Z}), '!@' of an indirection (${!x@Z}).
+    (prefix 'bad'), '@' when it is a bad `@` transformation (${x@Z}), '!@' of an indirection (${!x@Z}),
+    an unclosed subscript's marks (syntax/lexer.py: `${a[}`, `${u:-${a[}}`).
     subscript: `sub` parsed with the script (None: parse it when it runs).
     """
 

@@ -1071,8 +1071,9 @@ class WordReader:
                 if close < 0:
                     raise self.error_eof("}", start_line)
                 self.pos = close + 1
-                # (inside "...", bash names the whole word: _name_unclosed_in)
-                mark = _UNCLOSED if in_dq and prefix != "#" else ""
+                # (inside "...", bash names the whole word: _name_unclosed_in; in an operator's
+                # word, the outer ${ } has no closing brace: _nested_unclosed)
+                mark = "" if prefix == "#" else _UNCLOSED if in_dq else _UNCLOSED_PLAIN
                 return A.Param("", None, "bad", _bad_op(self.src[dollar : close + 1]), True, mark)
             sub = without_continuations(src[i + 1 : end])  # (as bash reads it: `${a[\\<newline>1]}`)
             if not sub:
@@ -1109,6 +1110,13 @@ class WordReader:
                 raise
             op = reread
         src = self.src  # (the operator's word may have translated a $'...' in it)
+        inner = _nested_unclosed(op)
+        if inner:
+            # bash's scan for this ${ 's closing brace runs into the unclosed subscript: the whole
+            # ${ } is bad, whether its word is used or not, named by the string being expanded
+            # (the whole word, quotes and all, when both are inside "...": _name_unclosed_in)
+            mark = _UNCLOSED if in_dq and inner == _IN_QUOTES else NESTED_UNCLOSED
+            return A.Param("", None, "bad", _bad_op(src[dollar : self.pos]), True, mark)
         if in_dq and "'" in src[i : self.pos] and "$(" in src[i : self.pos]:
             broken = self._broken_dolbrace(dollar)
             if broken is not None:
@@ -1717,6 +1725,29 @@ def _name_bad_in(parts: list[A.Part], text: str) -> None:
 # _WHOLE_MESSAGE: the op's text is then that message
 _UNCLOSED = "}"
 _WHOLE_MESSAGE = "msg"
+# an unclosed subscript outside "..." (`${a[}`: its own text is named) and a ${ } whose
+# operator's word holds one (`${u:-${a[}}`: 'bad substitution: no closing `}' in WORD', WORD the
+# string being expanded: the word, or the inside of its "...")
+_UNCLOSED_PLAIN = "]"
+NESTED_UNCLOSED = "}}"
+
+
+_UNCLOSED_MARKS = (_UNCLOSED, _UNCLOSED_PLAIN, _WHOLE_MESSAGE)
+_IN_QUOTES = "dq"
+
+
+def _nested_unclosed(op: A.ParamOp) -> str:
+    """Whether the operator's word holds an unclosed subscript: "" no, _IN_QUOTES inside a "..."
+    of its own, else "word"."""
+    for word in (op.arg, op.arg2):
+        if word is None:
+            continue
+        for p in word.parts:
+            inner = p.parts if type(p) is A.DQ else (p,)  # type: ignore[union-attr]
+            for q in inner:
+                if type(q) is A.Param and q.prefix == "bad" and q.names_suffix in _UNCLOSED_MARKS:
+                    return _IN_QUOTES if type(p) is A.DQ else "word"
+    return ""
 
 
 def name_unclosed_in(parts: list[A.Part], word_text: Callable[[], str]) -> bool:
@@ -1724,6 +1755,10 @@ def name_unclosed_in(parts: list[A.Part], word_text: Callable[[], str]) -> bool:
     argument of a declaration builtin: there bash names the whole `x="${a[}"`)."""
     named = False
     for k, p in enumerate(parts):
+        if type(p) is A.Param and p.prefix == "bad" and p.names_suffix == NESTED_UNCLOSED:
+            parts[k] = A.Param("", None, "bad", _bad_op(word_text()), True, NESTED_UNCLOSED)
+            named = True
+            continue
         if type(p) is not A.DQ:
             continue
         inner = list(p.parts)  # type: ignore[union-attr]
