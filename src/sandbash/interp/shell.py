@@ -294,6 +294,10 @@ class Shell:
             "HOSTTYPE": "x86_64",
             "MACHTYPE": "x86_64-pc-linux-gnu",
             "OSTYPE": "linux-gnu",
+            # (set by every bash, interactive or not: listings, `${!C*}` and `compgen -v` show them;
+            # no loadable builtin is ever read from that path here: `enable -f` refuses)
+            "BASH_LOADABLES_PATH": "/usr/local/lib/bash:/usr/lib/bash:/opt/local/lib/bash:/usr/pkg/lib/bash:/opt/pkg/lib/bash:.",
+            "COMP_WORDBREAKS": " \t\n\"'@><=;|&(:",
         }
         for name, value in defaults.items():
             if name not in scope:

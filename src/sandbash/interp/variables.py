@@ -667,7 +667,20 @@ class Variables:
         return v.get("0")
 
     def var_names(self) -> list[str]:
-        return [n for n in self.state.vars.names() if self.state.vars.find(n) is not None]
+        """The names `compgen -v` and `${!prefix*}` give, sorted as bash sorts them: every variable
+        a listing shows (the dynamic ones too: RANDOM, EPOCHSECONDS, BASH_SOURCE, GROUPS...) but
+        one declared without a value (`declare x`, `local -a y`, FUNCNAME outside a function:
+        bash's invisible variables), which `declare -p` shows and these do not. An invisible local
+        hides nothing: the name is there while an outer scope holds it set (bash's flatten)."""
+        names = {
+            name
+            for name, var in self.listing().items()
+            if var is not None
+            and (var.value is not None or (name in _LISTED_DYNAMIC and name not in _LISTED_WITH_VALUE))
+        }
+        for scope in self.state.vars.scopes[:-1]:
+            names.update(name for name, var in scope.items() if var is not None and var.value is not None)
+        return sorted(names)
 
     def eval_index(
         self,
