@@ -415,6 +415,8 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
         raise ExitShell(126)
     if "/" in args[0] and (failed := _exec_failure(sh, args[0])):
         return _exec_failed(sh, failed)
+    if kind == "script" and "/" not in args[0] and (failed := _exec_failure(sh, where)):
+        return _exec_failed(sh, failed)  # (PATH found only a file without execute permission)
     if kind == "":  # exec runs programs only: a function or a builtin without a file is not found
         sh.builtin_error("exec", f"{args[0]}: not found")
         return _exec_failed(sh, 127)
@@ -606,12 +608,16 @@ def _search_path(sh: Shell, name: str, every: bool) -> list[str]:
         if not path:
             return []  # (bash's user_command_matches: no PATH, no directory to list)
         # (each directory on its own: the hash table, stale entries and all, stays as it is)
-        found = [w for k, w in (sh.ex.find_command(name, path=d or ".") for d in _path_units(path)) if k]
+        found = [
+            w
+            for k, w in (sh.ex.find_command(name, path=d or ".", exec_only=True) for d in _path_units(path))
+            if k
+        ]
         if found:
             return found
     # (never the table again; PATH unset or empty: the name itself, shown as bash's
     # sh_makepath makes it, under the current directory)
-    kind, where = sh.ex.find_command(name, path=path)
+    kind, where = sh.ex.find_command(name, path=path, exec_only=every)
     if kind and "/" not in where:
         where = f"{(sh.get_str('PWD') or sh.state.fs.cwd).rstrip('/')}/{where}"
     return [where] if kind else []
@@ -743,7 +749,9 @@ def _hash_bucket(name: str) -> int:
 
 
 def _hash_one(sh: Shell, name: str) -> int:
-    kind, where = sh.ex.find_command(name) if sh.ex.command_visible(name) else ("", "")
+    # (only an executable file: bash's add_hashed_command refuses the one a search would run
+    # only for want of another)
+    kind, where = sh.ex.find_command(name, exec_only=True) if sh.ex.command_visible(name) else ("", "")
     if not kind:
         sh.builtin_error("hash", f"{name}: not found")
         return 1

@@ -810,10 +810,14 @@ class Executor:
             st.vars.pop()
         return temp
 
-    def find_command(self, name: str, path: str | None = None) -> tuple[str, str]:
+    def find_command(self, name: str, path: str | None = None, exec_only: bool = False) -> tuple[str, str]:
         """('command', path) for a registry command, ('script', path) for an
         executable file, ('shell', path) for bash/sh, or ('', reason). `path`
-        searches another PATH than the shell's (and skips the hash table)."""
+        searches another PATH than the shell's (and skips the hash table). When no
+        directory holds an executable `name`, the first that holds a file of that name
+        not executable gives it as a 'script' (bash's FS_EXEC_PREFERRED search, findcmd.c's
+        file_to_lose_on: running it says "Permission denied", status 126; `type` and
+        `command -v` show it); `exec_only`: not (FS_EXEC_ONLY: `type -a`, `hash NAME`)."""
         st = self.state
         if "/" in name:
             if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in name.split("/")):
@@ -844,13 +848,16 @@ class Executor:
             return self._bare_name(name)
         dirs = path.split(":")
         self.searched = name
+        losing: list[str] | None = None if exec_only else []
         for d in dirs:
             d = d or "."
             if not self.dot_found and d[0] == ".":
                 self.dot_found = st.fs.normpath(d) == st.fs.normpath(".")
-            found = self._look_in(d, name)
+            found = self._look_in(d, name, losing)
             if found is not None:
                 return found
+        if losing:
+            return "script", losing[0]
         return "", ""
 
     def _bare_name(self, name: str) -> tuple[str, str]:
@@ -866,8 +873,9 @@ class Executor:
             return "", "No such file or directory"
         return "", "Is a directory" if stat.is_dir else "Permission denied"
 
-    def _look_in(self, d: str, name: str) -> tuple[str, str] | None:
-        """`name` in the directory `d` of a PATH search: (kind, path) or None."""
+    def _look_in(self, d: str, name: str, losing: list[str] | None = None) -> tuple[str, str] | None:
+        """`name` in the directory `d` of a PATH search: (kind, path) or None. `losing`, when
+        empty, takes the path of a file there that is not executable (find_command's fallback)."""
         candidate = d.rstrip("/") + "/" + name
         if self.state.fs.normpath(d) in _SYSTEM_DIRS:  # the command directories hold only built-in commands
             if name in _SHELLS:
@@ -876,8 +884,11 @@ class Executor:
                 return "command", candidate
             return None
         stat = self.state.fs.try_stat(candidate)
-        if stat is not None and stat.is_file and stat.mode & 0o111:
-            return "script", candidate
+        if stat is not None and not stat.is_dir:
+            if stat.is_file and stat.mode & 0o111:
+                return "script", candidate
+            if losing is not None and not losing:
+                losing.append(candidate)
         return None
 
     def hashed_now(self, name: str, count: bool = True) -> str | None:
@@ -911,6 +922,12 @@ class Executor:
             if fs.normpath(where.rpartition("/")[0]) == fs.normpath("."):
                 return None
         return entry
+
+    def _executable(self, path: str) -> bool:
+        """Whether the file at `path` has an execute bit (posix mode and checkhash hash only such
+        a file: findcmd.c's search_for_command)."""
+        stat = self.state.fs.try_stat(path)
+        return stat is not None and bool(stat.mode & 0o111)
 
     def _builtin_command(self, name: str) -> bool:
         """A command of the table that exists in this sandbox (curl and wget
@@ -993,6 +1010,11 @@ class Executor:
             and "/" not in name
             and where != name  # (found as itself, PATH empty: bash hashes nothing)
             and (name not in st.hashed or self.searched == name)
+            and (
+                kind != "script"
+                or not (st.opts["posix"] or st.shopts["checkhash"])
+                or self._executable(where)
+            )
         ):
             # a new entry, or one the table sent back to PATH (hashed_now): found again, it is
             # replaced, this run its first hit, with where PATH's search passed `.` (HASH_CHKDOT)

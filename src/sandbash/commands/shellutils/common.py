@@ -119,6 +119,13 @@ def program_at(ctx: Ctx, path: str, cwd: str | None = None) -> str | None:
     return path
 
 
+def _not_executable(ctx: Ctx, path: str) -> bool:
+    """Whether a PATH search's answer is a file without execute permission (the shell's search
+    falls back to one when no directory has an executable: Executor.find_command)."""
+    st = ctx.fs.try_stat(path) if "/" in path else None
+    return st is not None and not st.is_dir and not st.mode & 0o111
+
+
 def run_program(
     ctx: Ctx,
     argv: Sequence[str],
@@ -141,14 +148,17 @@ def run_program(
     name = argv[0]
     if "/" in name:
         found = program_at(ctx, name, cwd) is not None
-    elif env is not None and env.get("PATH") != ctx.env.get("PATH"):
-        # the child's PATH decides (execvp's default search path when it has none)
-        found = ctx.find_program(name, env.get("PATH", _EXECVP_PATH)) is not None
     else:
-        found = ctx.find_program(name) is not None
+        if env is not None and env.get("PATH") != ctx.env.get("PATH"):
+            # the child's PATH decides (execvp's default search path when it has none)
+            path = ctx.find_program(name, env.get("PATH", _EXECVP_PATH))
+        else:
+            path = ctx.find_program(name)
+        # (the search found only a file without execute permission: execvp's EACCES)
+        found = path is not None and not _not_executable(ctx, path)
     if not found:
         where = name if cwd is None or name.startswith("/") else cwd.rstrip("/") + "/" + name
-        denied = "/" in name and ctx.fs.try_stat(where) is not None
+        denied = ctx.fs.try_stat(where) is not None if "/" in name else path is not None
         err = "Permission denied" if denied else "No such file or directory"
         ctx.error(message.format(q=quote(name), a=f"'{name}'", n=name, err=err))
         if shebang_hint and not denied and any(c in " \t\n\v\f\r" for c in name):
