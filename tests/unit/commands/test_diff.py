@@ -231,6 +231,9 @@ PATCH_FILES: dict[str, bytes | str] = {
     "r.diff": "--- a/p1\n+++ b/p1\n@@ -1,5 +1,6 @@\n 1\n-2\n+X\n 3\n 4\n 5\n+6\n",
     "new.diff": "--- /dev/null\n+++ newf\n@@ -0,0 +1,2 @@\n+hello\n+world\n",
     "z.diff": "--- zz\n+++ zz\n@@ -1,5 +1,6 @@\n 1\n-2\n+X\n 3\n 4\n 5\n+6\n",
+    "e.diff": "5a\n6\n.\n2c\nX\n.\n",
+    "bad.ed": "2c\nQ\n.\n9d\n",
+    "dollar.ed": "$a\nz\n.\n",
 }
 
 PATCH_CASES = [
@@ -249,6 +252,18 @@ PATCH_CASES = [
     ["patch", "-i", "nope"],
     ["patch", "-i", "z.diff"],
     ["patch", "-s", "p1", "u.diff"],
+    # -R on a patch that is not reversed: GNU's "Unreversed" wording, in each mode
+    ["patch", "-R", "p1", "u.diff"],
+    ["patch", "-R", "-t", "p1", "u.diff"],
+    ["patch", "-R", "-N", "p1", "u.diff"],
+    ["patch", "-R", "--dry-run", "p1", "u.diff"],
+    ["patch", "-t", "done", "u.diff"],
+    # ed scripts (-e, or found to be one): silent, applied through ed
+    ["patch", "-e", "p1", "e.diff"],
+    ["patch", "p1", "e.diff"],
+    ["patch", "--dry-run", "-e", "p1", "e.diff"],
+    ["patch", "-e", "p1", "bad.ed"],
+    ["patch", "-e", "p1", "dollar.ed"],
 ]
 
 

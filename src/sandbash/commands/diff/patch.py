@@ -11,6 +11,7 @@ from ..fsutil import replace_bytes
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from ..textbasic.common import Out, command, decode, encode
+from .patched import apply_ed, is_ed_script
 from .util import parse, usage
 
 TYPE_CHECKING = False
@@ -49,6 +50,7 @@ PATCH_SPEC = CommandSpec(
         Opt(
             "d", "directory", arg="required", metavar="DIR", help="change the working directory to DIR first"
         ),
+        Opt("e", "ed", help="interpret the patch as an ed script"),
         Opt("u", "unified", help="interpret the patch as a unified diff"),
         Opt("c", "context", help="interpret the patch as a context diff"),
         Opt("n", "normal", help="interpret the patch as a normal diff"),
@@ -296,10 +298,46 @@ def _reverse(h: PHunk) -> PHunk:
         list(h.old),
         ["-" if k == "+" else k for k in h.kinds_new],
         ["+" if k == "-" else k for k in h.kinds_old],
-        h.text,
+        _reversed_text(h.text),
         h.old_start,
     )
     return r
+
+
+def _uni_range(start: int, count: int) -> bytes:
+    return (
+        b"%d,0" % (start - 1) if count == 0 else (b"%d" % start if count == 1 else b"%d,%d" % (start, count))
+    )
+
+
+def _reversed_text(text: list[bytes]) -> list[bytes]:
+    """A unified hunk as -R reads it (what GNU writes to the .rej): the ranges swapped, and in
+    each change its added lines first, as removed, then its removed lines, as added."""
+    m = _UNI.match(text[0]) if text else None
+    if m is None:
+        return text
+    old_len = int(m.group(2)) if m.group(2) is not None else 1
+    new_len = int(m.group(4)) if m.group(4) is not None else 1
+    head = (
+        b"@@ -" + _uni_range(int(m.group(3)), new_len) + b" +" + _uni_range(int(m.group(1)), old_len) + b" @@"
+    )
+    out = [head + text[0][m.end() :]]
+    minus: list[bytes] = []
+    plus: list[bytes] = []
+    for line in text[1:]:
+        if line.startswith(rb"\ "):  # (it belongs to the line before it, wherever that goes)
+            (plus if plus and not minus else minus if minus else out).append(line)
+            continue
+        tag = line[:1]
+        if tag == b"-":
+            plus.append(b"+" + line[1:])
+        elif tag == b"+":
+            minus.append(b"-" + line[1:])
+        else:
+            out += minus + plus
+            minus, plus = [], []
+            out.append(line)
+    return out + minus + plus
 
 
 def _matches(lines: list[bytes], pos: int, want: list[bytes], loose: bool) -> bool:
@@ -422,8 +460,10 @@ def cmd_patch(ctx: Ctx) -> int:
     if opts.get("directory"):
         ctx.fs = ctx.fs.copy()
         ctx.fs.cwd = ctx.fs.normpath(opts.get("directory"))
-    patches = parse_patch(data)
     out = Out(ctx.stdout)
+    if opts.get("ed") or is_ed_script(data):
+        return apply_ed(ctx, opts.get, operands, data, out)
+    patches = parse_patch(data)
     if not patches or not any(p.hunks for p in patches):
         out.flush()
         ctx.error("**** Only garbage was found in the patch input.")
@@ -494,17 +534,24 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
         rev = [_reverse(h) for h in hunks]
         _, rrep = apply_hunks(lines, rev, 0, loose)
         if all(r[2] is not None for r in rrep):
-            out.write(b"Reversed (or previously applied) patch detected!  ")
+            # (with -R given, what it finds is a patch that is not reversed)
+            r = bool(get("reverse"))
+            out.write(
+                b"Unreversed patch detected!  "
+                if r
+                else b"Reversed (or previously applied) patch detected!  "
+            )
             if get("forward"):
                 out.write(b"Skipping patch.\n")
             elif get("batch"):
-                out.write(b"Assuming -R.\n")
+                out.write(b"Ignoring -R.\n" if r else b"Assuming -R.\n")
                 hunks = rev
                 assumed_reverse = True
                 new_lines, report = apply_hunks(lines, hunks, max_fuzz, loose)
                 failed = [r for r in report if r[2] is None]
             else:
-                out.write(b"Assume -R? [n] \nApply anyway? [n] \nSkipping patch.\n")
+                out.write(b"Ignore -R? [n] \n" if r else b"Assume -R? [n] \n")
+                out.write(b"Apply anyway? [n] \nSkipping patch.\n")
             if not get("batch"):
                 return _rejects(ctx, get, out, p, output, report, skipped=True, dry=dry)
     for num, _h, at, fuzz, off in report:
