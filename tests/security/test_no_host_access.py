@@ -124,7 +124,14 @@ OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has go
 # lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script
 # text), arithmetic (arithgen.py) and hot function bodies (funcgen.py), both from parsed trees with
 # every script-derived value a namespace constant, never text in the source
-OWNERS_CODEGEN = ("commands/awk/", "commands/jq/", "leanclass.py", "expand/arithgen.py", "interp/funcgen.py")
+OWNERS_CODEGEN = (
+    "commands/awk/",
+    "commands/jq/",
+    "leanclass.py",
+    "expand/arithgen.py",
+    "interp/funcgen.py",
+    "interp/steps.py",
+)
 # modules that load their own package's submodules on first use by a name from a literal table of
 # that package (commands, builtins, filesystem backends): `__import__` instead of importlib, which is
 # not imported at start-up. The name is always the package's own prefix plus a table entry.

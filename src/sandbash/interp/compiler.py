@@ -34,11 +34,10 @@ suite and the conformance harnesses run both ways and must agree."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 
 from ..expand.arith import ArithError
-from ..expand.arithops import remember
 from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site
@@ -53,9 +52,10 @@ from ..expand.stringfn import (
     value_fn,
 )
 from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
-from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
+from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, is_array_ref_text, valid_name
 from ..switches import NO_FUNCGEN
 from ..syntax import ast as A
+from . import steps
 from .arrayassign import array_assign, compilable
 from .builtin_table import is_builtin
 from .calls import call_failed, call_function, direct_call
@@ -64,6 +64,8 @@ from .executor import arrayref_args
 from .fastbuiltins import fast_builtin, plain_builtin
 from .fastread import herestring_read, read_code
 from .state import ONE_STATUS
+from .steps import _traced
+from .steps import assignment_changed as _assignment_changed
 from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
@@ -136,11 +138,9 @@ class Compiler:
         # pieces made that can end with a returned status (returned): a list whose count
         # grew while its commands were compiled can
         self.returns = 0
-        # what funcgen writes out inline, by the closure it stands for: ("local", cmd, name,
-        # value_fn, value word) from _local_one, ("locals", cmd, names, value_fns, value words)
-        # from _local_many of checked names, ("scalar", cmd, name, append, store, set_var,
-        # assign_fn, value_fn, value word) from scalar (forgotten with the codes)
-        self.shapes: dict[Code, tuple[object, ...]] = {}
+        # what funcgen writes out inline, by the closure it stands for: the key of its step
+        # (steps.py) and its holes' values (forgotten with the codes)
+        self.shapes: dict[Code, tuple[tuple[object, ...], dict[str, object]]] = {}
         # function bodies' calls through function_body before they are generated (funcgen), and
         # the bodies' final code (generated, or the closures when it was not)
         self.hot: dict[int, int] = {}
@@ -212,7 +212,7 @@ class Compiler:
             self.hot[key] = calls
             return code, False
         self.hot.pop(key, None)
-        code = funcgen.generate(self, node, _local_argv) or code
+        code = funcgen.generate(self, node) or code
         self.bodies[key] = (node, code)
         return code, True
 
@@ -406,57 +406,27 @@ class Compiler:
         by Variables.store_plain while it is an existing plain variable; anything else (a new
         variable, attributes, a nameref, readonly, `set -a`, a special name) goes through set_var."""
         ex = self.ev.ex
-        st = ex.state
-        mode = st.run_mode  # (never another: the state's own, see runmode.py)
         sh = ex.sh
-        procs = ex.pr.procsubs
-        line = cmd.line
         a = cmd.assigns[0]
         name = a.name
         append = a.append
         store = ex.va.store_plain if name not in NOT_PLAIN else None
-        set_var = ex.va.set_var
-        failed = ex.assign_failed
-        assigned = ex.assigned
         # `name=$(( text ))` with nothing in the text to expand: evaluated, and once hot stored,
         # by one generated function (Shell.arith_assign_fn; a value it gives back is stored here)
         text = _one_arith_text(a.value) if store is not None and not append else None
-        assign_fn = sh.arith_assign_fn(text, name) if text is not None else None
-
-        def scalar() -> int:
-            if not mode.plain and _assignment_changed(st):
-                return slow()
-            rt = sh.rt
-            st.line = line
-            if not st.in_trap:
-                sh.current_command = cmd
-            budget = rt.budget  # (Budget.command inline)
-            budget.commands += 1
-            if budget.commands >= budget.command_stop:
-                budget.command_slow()
-            ex.last_cmdsub_status = None
-            mark = len(procs) if procs else 0
-            try:
-                if assign_fn is None:
-                    value = value_fn()
-                    if store is None or not store(name, value, append):
-                        set_var(name, value, append=append)
-                elif (number := assign_fn()) is not None:
-                    value = str(number)
-                    remember(value, number)  # (as text_fn: read back without parsing)
-                    if not store(name, value, False):  # type: ignore[misc]  # (store is set)
-                        set_var(name, value)
-            except (ExpansionError, ArithError, AssignError) as e:
-                return failed(e)
-            if ex.last_cmdsub_status or (procs and len(procs) > mark):
-                return assigned(mark)  # (a status to give, process substitutions to close)
-            st.last_arg = ""  # (as assigned(): `$_` emptied, status 0)
-            st.last_status = 0
-            st.pipestatus = _ZERO
-            return 0
-
-        self.shapes[scalar] = ("scalar", cmd, name, append, store, set_var, assign_fn, value_fn, a.value)
-        return scalar
+        values: dict[str, object] = {"line": cmd.line, "cmd": cmd, "name": name, "set_var": ex.va.set_var}
+        if store is not None:
+            values["store"] = store
+        if text is not None:
+            values["assign_fn"] = sh.arith_assign_fn(text, name)
+            key: tuple[object, ...] = ("arith",)
+        else:
+            how, index = steps.value_how(a.value)
+            values["fn"] = value_fn
+            how = how or steps.VALUE_FN
+            values["index"] = index
+            key = ("scalar", how, store is not None, append)
+        return self._step(key, slow, values)
 
     def element(self, cmd: A.SimpleCommand, value_fn: Callable[[], str], slow: Code) -> Code:
         """`name[sub]=value` or `name[sub]+=value` alone: what assignment() and Executor.assign_one
@@ -872,60 +842,14 @@ class Compiler:
         self, cmd: A.SimpleCommand, slow: Code, name: str, value_fn: Callable[[], str] | None
     ) -> Code:
         """local_cmd of one valid name, not special (`local v=$1`, `local v`): the same steps
-        without the lists, made by VarStore.declare_local."""
-        ex = self.ev.ex
-        st = ex.state
-        mode = st.run_mode  # (never another: the state's own, see runmode.py)
-        sh = ex.sh
-        expander = ex.expander
-        procs = ex.pr.procsubs
-        line = cmd.line
-
-        def local_one() -> int:
-            if not mode.plain:  # (and _begin, inline as in simple())
-                return slow()
-            rt = sh.rt
-            opts = st.opts
-            st.line = line
-            if not st.in_trap:
-                sh.current_command = cmd
-            budget = rt.budget  # (Budget.command inline)
-            budget.commands += 1
-            if budget.commands >= budget.command_stop:
-                budget.command_slow()
-            ex.last_cmdsub_status = None
-            mark = len(procs) if procs else 0
-            expander.begin_argv()
-            if value_fn is None:
-                value = None
-            else:
-                try:
-                    value = value_fn()
-                except (ExpansionError, ArithError, AssignError) as e:
-                    return ex.words_failed(e, mark)
-                if len(value) > rt.limits.max_string_length:
-                    sh.check_string(len(value))  # (as set_var: expanded as text, not as a word)
-            if (
-                opts["allexport"]
-                or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
-                or expander._arg_bytes >= ARGV_HELD_MIN  # (Expander.argv_held's test, inline)
-                or rt.limits.max_arguments <= 1
-                or "local" in st.functions
-                or "local" in st.disabled_builtins
-                or not st.vars.declare_local(name, value)
-            ):
-                return _local_argv(ex, cmd, [(name, value)], mark)
-            st.last_arg = name if value is None else name + "=" + value  # (run_argv: $_)
-            if procs and len(procs) > mark:
-                ex.pr.finish_procsubs(mark)
-            st.last_status = 0
-            st.pipestatus = _ZERO
-            return 0
-
-        part = cmd.words[1].parts[0]  # (the value's word: funcgen reads `$1` in place)
+        without the lists, made by VarStore.declare_local (steps._local_one)."""
+        part = cmd.words[1].parts[0]  # (the value's word: `$1` is read in place)
         word = part.assign.value if type(part) is A.AssignWord else None  # type: ignore[union-attr]
-        self.shapes[local_one] = ("local", cmd, name, value_fn, word)  # (funcgen._local)
-        return local_one
+        how, index = steps.value_how(word)
+        if how is None and value_fn is not None:
+            how = steps.VALUE_FN  # (`local v=`: the empty text)
+        values = {"line": cmd.line, "cmd": cmd, "name": name, "fn": value_fn, "index": index}
+        return self._step(("local", how), slow, values)
 
     def _local_many(
         self,
@@ -938,81 +862,28 @@ class Compiler:
         """local_cmd of more than one word, or of one name the store checks as it runs: every
         value expanded before any name is made, the names made by VarStore.declare_each when
         `checked` (valid, distinct and not special as written: `local n=$1 left`, `local x y`),
-        else by declare_locals, which checks them."""
-        ex = self.ev.ex
-        st = ex.state
-        mode = st.run_mode  # (never another: the state's own, see runmode.py)
-        sh = ex.sh
-        expander = ex.expander
-        procs = ex.pr.procsubs
-        line = cmd.line
-        count = len(names)
-        last = names[-1]
-        # a `local` with no value to expand (`local x y`): the values decided now
-        fixed: tuple[None, ...] | None = (None,) * count if not any(value_fns) else None
+        else by declare_locals, which checks them (steps._local_many)."""
+        values: dict[str, object] = {"line": cmd.line, "cmd": cmd, "names": names, "last": names[-1]}
+        values["nones"] = (None,) * len(names)
+        hows: list[str | None] = []
+        for k, (w, fn) in enumerate(zip(cmd.words[1:], value_fns)):  # noqa: B905  (one per word)
+            part = w.parts[0]
+            word = part.assign.value if type(part) is A.AssignWord else None  # type: ignore[union-attr]
+            how, index = steps.value_how(word)
+            if how is None and fn is not None:
+                how = steps.VALUE_FN
+            hows.append(how)
+            values[f"fn{k}"] = fn
+            values[f"index{k}"] = index
+            values[f"name{k}"] = names[k]
+        return self._step(("locals", checked, *hows), slow, values)
 
-        def local_many() -> int:
-            if not mode.plain:  # (and _begin, inline as in simple())
-                return slow()
-            rt = sh.rt
-            st.line = line
-            if not st.in_trap:
-                sh.current_command = cmd
-            budget = rt.budget  # (Budget.command inline)
-            budget.commands += 1
-            if budget.commands >= budget.command_stop:
-                budget.command_slow()
-            ex.last_cmdsub_status = None
-            mark = len(procs) if procs else 0
-            expander.begin_argv()
-            limits = rt.limits
-            values: Sequence[str | None]
-            if fixed is not None:
-                values = fixed
-            else:
-                # every value expanded before any name is made (as the builtin's words)
-                values = []
-                longest = 0
-                try:
-                    for fn in value_fns:
-                        if fn is None:
-                            values.append(None)
-                        else:
-                            text = fn()
-                            if len(text) > longest:
-                                longest = len(text)
-                            values.append(text)
-                except (ExpansionError, ArithError, AssignError) as e:
-                    return ex.words_failed(e, mark)
-                if longest > limits.max_string_length:
-                    return _local_argv(ex, cmd, list(zip(names, values)), mark)  # noqa: B905
-            if (
-                st.opts["allexport"]
-                or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
-                or expander._arg_bytes >= ARGV_HELD_MIN  # (Expander.argv_held's test, inline)
-                or count >= limits.max_arguments
-                or "local" in st.functions
-                or "local" in st.disabled_builtins
-                or not (
-                    st.vars.declare_each(names, values)
-                    if checked
-                    else st.vars.declare_locals(list(zip(names, values)))  # noqa: B905
-                )
-            ):
-                return _local_argv(ex, cmd, list(zip(names, values)), mark)  # noqa: B905
-            value = values[-1]
-            st.last_arg = last if value is None else last + "=" + value  # (run_argv: $_)
-            if procs and len(procs) > mark:
-                ex.pr.finish_procsubs(mark)
-            st.last_status = 0
-            st.pipestatus = _ZERO
-            return 0
-
-        if checked:
-            parts = [w.parts[0] for w in cmd.words[1:]]  # (the values' words: funcgen reads `$1` in place)
-            words = tuple(p.assign.value if type(p) is A.AssignWord else None for p in parts)  # type: ignore[union-attr]
-            self.shapes[local_many] = ("locals", cmd, names, value_fns, words)
-        return local_many
+    def _step(self, key: tuple[object, ...], slow: Code, values: dict[str, object]) -> Code:
+        """The closure of the step `key` names (steps.py), with its holes' `values`; remembered with
+        them for funcgen, which writes the same step out inline."""
+        code = steps.closure(self.ev.ex, key, slow, values)
+        self.shapes[code] = (key, values)
+        return code
 
     def plan(self, cmd: A.SimpleCommand) -> Plan:
         words = cmd.words
@@ -1240,20 +1111,6 @@ def _return_status_of(argv: list[str]) -> int | None:
     return None
 
 
-def _traced(st: ShellState) -> bool:
-    """Whether a DEBUG trap, `set -x` or `set -n` makes a compound command that is not plain
-    (RunMode: what else it can be, gates, args, `set -k`, a signal, leaves `(( ))` and `case`
-    here) take the walker's way."""
-    opts = st.opts
-    return bool(st.run_mode.debug or opts["xtrace"] or opts["noexec"])
-
-
-def _assignment_changed(st: ShellState) -> bool:
-    """As _traced, for assignments alone, which a signal queued for the shell also sends the
-    general way (exec_simple acts on it first)."""
-    return _traced(st) or st.run_mode.signal
-
-
 def _begin(ex: Executor, cmd: A.SimpleCommand, line: int) -> int:
     """exec_simple's prologue for a command with words only; the process substitutions open
     before it (closed as it ends)."""
@@ -1333,19 +1190,6 @@ def _sequence_returning(codes: tuple[Code, ...]) -> Code:
         return status
 
     return run_list
-
-
-def _local_argv(ex: Executor, cmd: A.SimpleCommand, pairs: list[tuple[str, str | None]], mark: int) -> int:
-    """`local`'s expanded words as the builtin takes them (what _assign_step makes), run the
-    general way."""
-    argv: list[str] = ["local"]
-    for name, value in pairs:
-        argv.append(
-            name if value is None else AssignArg.make(name + "=" + value, name, None, False, value, None)
-        )
-    if len(argv) > ex.sh.rt.limits.max_arguments:
-        ex.expander.end_argv(argv)
-    return ex.run_argv(cmd, argv, None, None, mark)
 
 
 def _one_arith_text(word: A.Word | None) -> str | None:

@@ -1,15 +1,21 @@
 """Hot function bodies generated as one Python function (interp/funcgen.py; issue 23,
 pf-funcgen19): when a body is generated, that the result is the closures' result, that the tier
 can be switched off alone, that its budget and size caps hold, and that two shells never share
-a generated body (its namespace holds one shell's state). What the generated statements do
-against bash is in tests/spec/cases/pf_funcgen19_bodies.txt."""
+a generated body (its namespace holds one shell's state), that the inline statements and the
+closures are made from one step (steps.py) and agree with bash generated, as closures and walked
+(tests/spec/cases/pf_funcgen19_bodies.txt, pf_funcgen20_steps.txt), and that the limits end a
+generated body."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from sandbash import Bash
-from sandbash.interp import compiler, funcgen
+from sandbash import Bash, ExecutionLimitError, Limits
+from sandbash.interp import compiler, funcgen, steps
 from sandbash.interp import evaluator as evaluator_module
 
 SCRIPT = """
@@ -99,3 +105,96 @@ def test_a_generated_local_takes_the_slow_exit_under_set_x() -> None:
     script = "f() { local v=$1; w=$v; }; for ((i = 0; i < 100; i++)); do f $i; done; set -x; f 7 2>&1; set +x"
     result = Bash().exec(script)
     assert result.stdout == "+ local v=7\n+ w=7\n" and result.stderr == "+ f 7\n+ set +x\n"
+
+
+# ---------------------------------------------------------------- one description (steps.py)
+
+SPEC = Path(__file__).resolve().parents[2] / "spec"
+TABLES = ("pf_funcgen19_bodies", "pf_funcgen20_steps")
+
+
+def _cases() -> list[Any]:
+    sys.path.insert(0, str(SPEC))
+    from spec_loader import parse
+
+    return [case for table in TABLES for case in parse(SPEC / "cases" / f"{table}.txt").cases]
+
+
+def _way(monkeypatch: pytest.MonkeyPatch, way: str) -> None:
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", way == "walked")
+    monkeypatch.setattr(compiler, "NO_FUNCGEN", way != "generated")
+
+
+@pytest.mark.parametrize("way", ["generated", "closures", "walked"])
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c.id)
+def test_the_steps_tables_agree_every_way(case: Any, way: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The funcgen tables, recorded from bash, run here generated (the steps' text written out,
+    with the common cases of declare_local and store_plain inline), as closures (the same text,
+    calling those methods) and walked (the builtin's general way), whatever the environment's
+    switches say: each gives bash's output."""
+    from spec_loader import run_sandbash
+
+    _way(monkeypatch, way)
+    got = run_sandbash(case)
+    assert (got.stdout, got.status) == (case.stdout, case.status), got.stderr
+
+
+@pytest.mark.usefixtures("generating")
+def test_a_generated_statement_is_its_closures_text(compilers: list[compiler.Compiler]) -> None:
+    """Every inline statement of a generated body stands for a closure compiled from the same
+    step (steps.make_step: one text for both)."""
+    Bash().exec(SCRIPT + "g() { local a=$1 b; b=$a; c+=$a; }; for ((i = 0; i < 70; i++)); do g $i; done\n")
+    comp = compilers[0]
+    assert len(_generated(comp)) == 2
+    kinds = set()
+    for code, (key, _values) in comp.shapes.items():
+        assert code.__code__.co_filename == "<steps>"  # type: ignore[attr-defined]
+        assert code.__name__ == steps.make_step(key).name == steps.make_step(key, inline=True).name  # type: ignore[attr-defined]
+        kinds.add(key[0])
+    assert kinds == {"local", "locals", "scalar", "arith"}
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_change_to_a_step_changes_both(generated: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step changed in steps.py (here: its $LINENO moved by 1000) is changed for the closures and
+    for the generated bodies alike: there is no second copy to forget."""
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
+    monkeypatch.setattr(compiler, "NO_FUNCGEN", not generated)
+    script = (
+        "f() {\nlocal v=$LINENO\nu=$v\nw=$LINENO$1\n}\nfor ((i = 0; i < 70; i++)); do f $i; done; echo $u $w"
+    )
+    assert Bash().exec(script).stdout == "2 469\n"
+    monkeypatch.setattr(steps, "_MAKERS", {})  # (the factories made from the text before)
+    monkeypatch.setattr(steps, "START", steps.START.replace("st.line = {line}", "st.line = {line} + 1000"))
+    assert Bash().exec(script).stdout == "1002 100469\n"
+
+
+# ---------------------------------------------------------------- limits inside a generated body
+
+
+@pytest.mark.usefixtures("generating")
+def test_max_command_count_ends_a_generated_body_between_its_statements(
+    compilers: list[compiler.Compiler],
+) -> None:
+    """The command budget is charged at every statement of a generated body (its runtime read once
+    a call): some count ends the run inside the body, after a and before d were assigned."""
+    script = "f() { local v=$1; a=$v; b=$v; c=$v; d=$v; }; for ((i = 0; ; i++)); do f $i; done"
+    partial = []
+    for count in range(2000, 2008):
+        session = Bash(limits=Limits(max_command_count=count)).session()
+        with pytest.raises(ExecutionLimitError) as e:
+            session.exec(script)
+        assert e.value.limit == "max_command_count"
+        partial.append(session.exec("echo $a $d").stdout.split())
+    assert any(a != d for a, d in partial), partial  # (a run that ended between the two)
+    assert _generated(compilers[0])
+
+
+@pytest.mark.usefixtures("generating")
+def test_the_deadline_ends_a_hot_generated_body(compilers: list[compiler.Compiler]) -> None:
+    """A function whose body is generated, called forever, ends on the run's deadline."""
+    script = "f() { local v=$1; a=$v; b=$a; }; while :; do f 1; done"
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash(limits=Limits(timeout=0.5)).exec(script)
+    assert e.value.limit == "timeout"
+    assert _generated(compilers[0])

@@ -105,6 +105,9 @@ _ALLOWED = {
     ("shvars/vars.py", "dict.setdefault"),
     ("shvars/vars.py", "dict.update"),
     ("interp/calls.py", "scopes.append"),
+    # (a generated body's local, VarStore.declare_local's common case: its name added to
+    # local_names first, as there)
+    ("interp/steps.py", "dict.setdefault"),
     # (the options and traps that tell their RunMode: dict's own mutators, wrapped)
     ("interp/runmode.py", "dict.__setitem__"),
     ("interp/runmode.py", "dict.__ior__"),
