@@ -183,3 +183,38 @@ def test_external_merge_quota(monkeypatch: pytest.MonkeyPatch) -> None:
     data = b"x" * 100 + b"\n"
     r = run_command(["sort"], stdin=data * 2000, limits=Limits(max_work=10**10))
     assert r.status == 0 and r.stdout == data * 2000
+
+
+# the display widths sort --debug underlines (commands/textbasic/common.char_width with an invalid
+# byte counted as one column): marks by category (a spacing mark with a combining class, U+1D165,
+# takes a column; a non-spacing one none), format characters none but the soft hyphen and the
+# prepended concatenation marks, Hangul medial vowels none, wide characters two, an invalid byte
+# and a character cut by a key's byte offset one
+WIDTH_LINES = [
+    "a\u0301b",
+    "a\u0903b",
+    "a\U0001d165b",
+    "a\u302eb",
+    "a\u20ddb",
+    "a\u00adb",
+    "a\u0600b",
+    "a\u200bb",
+    "a\u1160b",
+    "a\ud7b0b",
+    "a\u3000b",
+    "\U0001f600x",
+    "a\tb",
+]
+
+
+@pytest.mark.parametrize("line", WIDTH_LINES, ids=[ascii(x) for x in WIDTH_LINES])
+def test_debug_widths(line: str) -> None:
+    data = line.encode() + b"\n"
+    compare(["sort", "--debug"], data)
+    compare(["sort", "--debug", "-k1.2"], data)
+
+
+@pytest.mark.parametrize("data", [b"a\xffb\n", b"\xc3\n", b"x\xe6\x97\xa5y\n", b"a\xe6\x97\n"])
+def test_debug_widths_of_bytes(data: bytes) -> None:
+    compare(["sort", "--debug"], data)
+    compare(["sort", "--debug", "-k1.3"], data)

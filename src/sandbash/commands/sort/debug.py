@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import codecs
 import re
-import unicodedata
 from collections.abc import Callable
 
+from ..textbasic.common import char_width
 from .keys import BLANKS, MONTHS, ORDERING_FLAGS, Key, key_bounds
 
 # strtold's reach in the C locale: a decimal or hexadecimal number, inf, infinity or nan
@@ -32,17 +32,8 @@ def width(text: bytes) -> int:
     chars = decoder.decode(text, final=False)
     if decoder.getstate()[0]:
         total += 1
-    for ch in chars:
-        code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:
-            total += 1  # an invalid byte is one column
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Mn", "Me") or code == 0:
-            continue
-        elif unicodedata.east_asian_width(ch) in ("W", "F"):
-            total += 2
-        else:
-            total += 1
-    return total
+    # (an invalid byte is one column to mbsnwidth)
+    return total + sum(char_width(ch, invalid=1) for ch in chars)
 
 
 def _tighter(line: bytes, beg: int, lim: int, key: Key) -> tuple[int, int]:

@@ -338,14 +338,28 @@ def xstrtol_fatal(ctx: Ctx, problem: str, option: str, text: str) -> CommandExit
 # ------------------------------------------------------------------ display width
 
 
-def char_width(c: str) -> int:
-    """Columns a character takes on a terminal (wcwidth)."""
+# format characters glibc's wcwidth gives a column: the soft hyphen and the prepended
+# concatenation marks (Arabic number signs, the Syriac abbreviation mark, Kaithi number signs)
+_VISIBLE_FORMAT = frozenset(
+    "\u00ad\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2\U000110bd\U000110cd"
+)
+
+
+def char_width(c: str, invalid: int = 0) -> int:
+    """Columns a character takes on a terminal, as glibc's wcwidth counts them: none for control
+    and format characters, non-spacing and enclosing marks (by category: a spacing mark with a
+    combining class, U+1D165, takes its column) and Hangul's medial vowels and final consonants;
+    two for wide ones. `invalid`: what a surrogate-escaped invalid byte counts (wcwidth cannot
+    see one: 0 where a tool skips it, as wc -L; 1 where gnulib's mbsnwidth counts it, as sort
+    --debug)."""
     o = ord(c)
     if o < 0x20 or 0x7F <= o < 0xA0:
         return 0
-    if 0xDC80 <= o <= 0xDCFF:  # surrogate-escaped invalid byte
+    if 0xDC80 <= o <= 0xDCFF:
+        return invalid
+    if 0x1160 <= o <= 0x11FF or 0xD7B0 <= o <= 0xD7FF:
         return 0
-    if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+    if unicodedata.category(c) in ("Mn", "Me", "Cf") and c not in _VISIBLE_FORMAT:
         return 0
     if unicodedata.east_asian_width(c) in ("W", "F"):
         return 2
