@@ -355,8 +355,8 @@ def _read_record(
             not pieces
             and line.endswith(delim_b)
             and line.isascii()
-            and b"\0" not in line
-            and (raw or b"\\" not in line)
+            and 0 not in line  # (a byte tested as an int: `b"\0" in line` raises and clears a
+            and (raw or 0x5C not in line)  # TypeError inside CPython first, ~1 µs a test; 0x5C is \)
         ):
             # the usual record, one whole ASCII line with -r or without a backslash: nothing
             # continues it, no character is unfinished, nothing is unescaped or dropped (the
@@ -399,7 +399,7 @@ def _read_record(
             held += len(extra)
             if not cut:
                 pieces.append(body + extra.split(b"\0", 1)[0])
-                cut = b"\0" in extra
+                cut = 0 in extra  # (a byte as an int: see the usual record above)
             continue
         if not cut:
             pieces.append(body)
@@ -445,7 +445,7 @@ def _read_chars(
         if utf8:
             if len(buf) < _MB_NEED[buf[0]] and (len(buf) == 1 or 0x80 <= b[0] <= 0xBF):
                 continue
-            if cut is None and b"\0" in buf:
+            if cut is None and 0 in buf:  # (a byte as an int: see _read_record)
                 cut = size + buf.index(b"\0")
             ch = buf.decode("utf-8", "surrogateescape")
         else:
@@ -705,7 +705,7 @@ def _mapfile_lines(
             continue
         if strip and line.endswith(sep):
             line = line[: -len(sep)]
-        if b"\0" in line:
+        if 0 in line:  # (a byte as an int: see _read_record)
             line = line[: line.index(b"\0")]  # bash keeps each line as a C string
         if len(lines) >= limits.max_array_elements:
             raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limits.max_array_elements)

@@ -423,7 +423,7 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
     value = _value(sh, out, size)
     if fplan is not None and size < ARGV_HELD_MIN and all(p.argv is not None for p in plans):
         data = b"".join(out)
-        if b"\0" not in data and held.room(size):  # (a null byte is warned of at each call)
+        if 0 not in data and held.room(size):  # (a null byte is warned of at each call: captured_text)
             argc = max(len(p.argv) for p in plans)  # type: ignore[arg-type]
             fplan.const = (xpg, value, size, argc)
     return value, 0
@@ -457,7 +457,7 @@ def _echo_bytes(argv: list[str], xpg: bool) -> bytes:
 
 
 def _constant_text(data: bytes) -> str | None:
-    return None if b"\0" in data else data.rstrip(b"\n").decode("utf-8", "surrogateescape")
+    return None if 0 in data else data.rstrip(b"\n").decode("utf-8", "surrogateescape")
 
 
 def _value(sh: Shell, out: list[bytes], size: int) -> str:
@@ -613,7 +613,7 @@ def _printf_builtin(sh: Shell, plan: Plan, argv: list[str]) -> tuple[str, int]:
 def captured_text(sh: Shell, data: bytes) -> str:
     """A substitution's value from its output: null bytes dropped (with bash's warning), trailing
     newlines removed."""
-    if b"\0" in data:
+    if 0 in data:  # (the byte as an int: `b"\0" in data` raises and clears a TypeError in CPython first)
         sh.warn("command substitution: ignored null byte in input")
         data = data.replace(b"\0", b"")
     return data.rstrip(b"\n").decode("utf-8", "surrogateescape")

@@ -230,8 +230,8 @@ def read_code(
                         if (
                             line[-1:] == delim
                             and line.isascii()
-                            and b"\0" not in line
-                            and (raw or b"\\" not in line)
+                            and 0 not in line  # (bytes as ints: see builtins/io._read_record)
+                            and (raw or 0x5C not in line)
                             and len(line) + 16 <= limit  # (_read_record's charge of a line)
                         ):
                             budget.checkpoint()  # (a line read, as _read_record charges it)
