@@ -903,6 +903,18 @@ class Variables:
             found.value = value
         return count
 
+    def _set_last_arg(self, value: str, append: bool) -> None:
+        """`_` assigned while no variable of that name exists (`read x _`, `printf -v _ v`, `for _
+        in ...`, `_=v`): `$_` is the last word of the command before (state.last_arg), which bash
+        keeps in its variable `_` and rebinds as each command ends; the value is held there until
+        then, not in a variable that would hide the words of every later command."""
+        st = self.state
+        if append:
+            value = st.last_arg + value
+            if len(value) > self.sh.rt.limits.max_string_length:
+                self.sh.check_string(len(value))
+        st.last_arg = value
+
     def _reads_binding(self, name: str) -> bool:
         """Storing into `name` may read a temporary IFS binding (store_fields' `bound`)."""
         var = self.state.vars.find(name)
@@ -924,6 +936,9 @@ class Variables:
         if sub is not None and scope is None and sub and name not in _ELEMENT_SPECIAL:
             if self._set_plain_element(name, value, sub, append, parsed):
                 return
+        if name == "_" and sub is None and scope is None and self.state.vars.find(name) is None:
+            self._set_last_arg(value, append)
+            return
         if (sub or (sub is None and scope is None)) and self.table_target(name, scope):
             # `BASH_CMDS=/bin/x` is the entry of key 0 (bash's assoc `A=v`); `+=` replaces it there
             key = "0" if sub is None else self.sh.subscript_key(sub, parsed)
