@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, quote
-from .fold import _each_line
+from ..textbasic.common import Out, command, quote, read_chunks
 
 EXPAND_SPEC = CommandSpec(
     name="expand",
@@ -116,52 +117,114 @@ class TabStops:
         return column + 1, True
 
 
+class _Expander:
+    """GNU expand's state across reads: the column and whether only blanks came yet (-i), so a
+    line streams in pieces however long it is; files run on as one input, as GNU's next_file
+    does (a line a file leaves open goes on in the next)."""
+
+    def __init__(self, ctx: Ctx, stops: TabStops, initial: bool) -> None:
+        self.ctx = ctx
+        self.stops = stops
+        self.initial = initial
+        self.column = 0
+        self.leading = True
+
+    def feed(self, seg: bytes, write: Callable[[bytes], None]) -> None:
+        """Expand a piece of a line (no newline in it)."""
+        if b"\b" in seg:
+            self._bytes(seg, write)
+            return
+        parts = seg.split(b"\t")
+        buf = bytearray()
+        for k, part in enumerate(parts):
+            if k:
+                if self.leading:
+                    self._tab(buf, write)
+                else:  # (-i after a non-blank: the tab stays, and so does its column)
+                    buf += b"\t"
+                    self.column = self.stops.next_stop(self.column)[0]
+            buf += part
+            self.column += len(part)
+            if self.initial and part.strip(b" "):
+                self.leading = False
+            if len(buf) >= _CHUNK:
+                write(bytes(buf))
+                buf.clear()
+        write(bytes(buf))
+
+    def newline(self) -> None:
+        self.column = 0
+        self.leading = True
+
+    def _tab(self, buf: bytearray, write: Callable[[bytes], None]) -> None:
+        nxt, _past = self.stops.next_stop(self.column)
+        gap = nxt - self.column
+        self.column = nxt
+        while gap > 0:  # (a far stop goes out in bounded pieces, the budget checked between them)
+            piece = min(gap, _CHUNK)
+            buf += b" " * piece
+            gap -= piece
+            if len(buf) >= _CHUNK:
+                self.ctx.checkpoint(len(buf) // 4096 + 1)
+                write(bytes(buf))
+                buf.clear()
+
+    def _bytes(self, seg: bytes, write: Callable[[bytes], None]) -> None:
+        """One byte at a time: a backspace takes a column back."""
+        buf = bytearray()
+        for c in seg:
+            if c == 9 and self.leading:
+                self._tab(buf, write)
+                continue
+            if c == 9:
+                self.column = self.stops.next_stop(self.column)[0]
+            elif c == 8:
+                self.column = max(self.column - 1, 0)
+            else:
+                self.column += 1
+            if self.initial and c not in (32, 9):
+                self.leading = False
+            buf.append(c)
+        write(bytes(buf))
+
+
+def _stream(
+    ctx: Ctx,
+    files: list[str],
+    out: Out,
+    feed: Callable[[bytes, Callable[[bytes], None]], None],
+    newline: Callable[[], None],
+    held: Callable[[], int],
+) -> int:
+    """Every operand's bytes, read by chunks, through `feed` (pieces of lines) and `newline`
+    (each line end, after which the newline itself is written); what the machine holds between
+    reads (`held`) is charged while it waits."""
+    inputs = ctx.inputs(files, flush=out.flush)
+    with ctx.hold_memory() as mem:
+        for _name, stream in inputs:
+            with inputs.reading():
+                for chunk in read_chunks(ctx, stream):
+                    parts = chunk.split(b"\n")
+                    last = len(parts) - 1
+                    for k, part in enumerate(parts):
+                        if part:
+                            feed(part, out.write)
+                        if k < last:
+                            newline()
+                            out.write(b"\n")
+                    mem.set(held())
+    return inputs.status
+
+
 @declare("expand", spec=EXPAND_SPEC, effects=Effects.READS, stdin_close="-")
 @command
 def cmd_expand(ctx: Ctx) -> int:
     opts, files = ctx.parse(EXPAND_SPEC)
     # a tab stop wider than the string limit is refused before any line is expanded to it
     stops = TabStops(ctx, opts.get("tabs") or [], ctx.limits.max_string_length)
-    initial = bool(opts.get("initial"))
     out = Out(ctx.stdout)
-    size = stops.size
-
-    def handle(line: bytes, terminated: bool) -> None:
-        eol = b"\n" if terminated else b""
-        if b"\t" not in line:
-            out.write(line + eol)
-            return
-        if size and not initial and b"\b" not in line and line.count(b"\t") * size <= _CHUNK:
-            out.write(line.expandtabs(size) + eol)
-            return
-        # long expansions go out in bounded pieces, checking the budget between them
-        buf = bytearray()
-        column = 0
-        leading = True
-        for c in line:
-            if c == 9 and leading:
-                nxt, _past = stops.next_stop(column)
-                gap = nxt - column
-                column = nxt
-                while gap > 0:
-                    piece = min(gap, _CHUNK)
-                    buf += b" " * piece
-                    gap -= piece
-                    if len(buf) >= _CHUNK:
-                        ctx.checkpoint(len(buf) // 4096 + 1)
-                        out.write(bytes(buf))
-                        buf.clear()
-                continue
-            if c == 8:
-                column = max(column - 1, 0)
-            else:
-                column += 1
-            if initial and c not in (32, 9):
-                leading = False
-            buf.append(c)
-        out.write(bytes(buf) + eol)
-
-    status = _each_line(ctx, files, handle, out.flush)
+    machine = _Expander(ctx, stops, bool(opts.get("initial")))
+    status = _stream(ctx, files, out, machine.feed, machine.newline, lambda: 0)
     out.flush()
     return status
 
@@ -191,64 +254,87 @@ def cmd_unexpand(ctx: Ctx) -> int:
     stops = TabStops(ctx, specs)
     convert_all = bool(opts.get("all") or opts.get("tabs")) and not opts.get("first_only")
     out = Out(ctx.stdout)
+    machine = _Unexpander(stops, convert_all)
 
-    def handle(line: bytes, terminated: bool) -> None:
-        out.write(_unexpand_line(line, stops, convert_all) + (b"\n" if terminated else b""))
+    def newline() -> None:
+        out.write(machine.end_line())
 
-    status = _each_line(ctx, files, handle, out.flush)
+    status = _stream(ctx, files, out, machine.feed, newline, lambda: len(machine.pending))
+    out.write(machine.end_line())  # (the input's last line, without its newline)
     out.flush()
     return status
 
 
-def _unexpand_line(line: bytes, stops: TabStops, convert_all: bool) -> bytes:
-    """A port of GNU unexpand's per-line state machine (the line end acts as a
-    non-blank character that flushes pending blanks)."""
-    out = bytearray()
-    pending = bytearray()
-    column = 0
-    convert = True
-    prev_blank = True
-    one_blank = False  # the first pending blank came just before a tab stop
-    n = len(line)
-    for pos in range(n + 1):
-        c = line[pos] if pos < n else -1
-        if convert:
+class _Unexpander:
+    """A port of GNU unexpand's state machine, kept across reads: the column, the blanks
+    pending until a tab stop decides them (at most a tab stop's distance), and the flags; the
+    line end acts as a non-blank character that flushes pending blanks."""
+
+    def __init__(self, stops: TabStops, convert_all: bool) -> None:
+        self.stops = stops
+        self.convert_all = convert_all
+        self.pending = bytearray()
+        self._reset()
+
+    def _reset(self) -> None:
+        self.column = 0
+        self.convert = True
+        self.prev_blank = True
+        self.one_blank = False  # the first pending blank came just before a tab stop
+
+    def end_line(self) -> bytes:
+        out = bytearray()
+        self._step(-1, out)
+        self._reset()
+        return bytes(out)
+
+    def feed(self, seg: bytes, write: Callable[[bytes], None]) -> None:
+        out = bytearray()
+        for c in seg:
+            self._step(c, out)
+            if len(out) >= _CHUNK:
+                write(bytes(out))
+                out.clear()
+        write(bytes(out))
+
+    def _step(self, c: int, out: bytearray) -> None:
+        if self.convert:
             blank = c in (32, 9)
+            pending = self.pending
             if blank:
-                nxt, last_tab = stops.next_stop(column)
+                nxt, last_tab = self.stops.next_stop(self.column)
                 if last_tab:
-                    convert = False
-                if convert:
+                    self.convert = False
+                if self.convert:
                     if c == 9:
-                        column = nxt
+                        self.column = nxt
                         if pending:
                             pending[0] = 9
                     else:
-                        column += 1
-                        if not (prev_blank and column == nxt):
-                            if column == nxt:
-                                one_blank = True
+                        self.column += 1
+                        if not (self.prev_blank and self.column == nxt):
+                            if self.column == nxt:
+                                self.one_blank = True
                             pending.append(c)
-                            prev_blank = True
-                            continue
+                            self.prev_blank = True
+                            return
                         # replace the pending blanks by a tab or two
                         if pending:
                             pending[0] = 9
                         c = 9
                     # discard pending blanks, unless one blank came just before the previous stop
-                    pending = pending[:1] if one_blank else bytearray()
+                    del pending[1 if self.one_blank else 0 :]
             elif c == 8:
-                column = max(column - 1, 0)
+                self.column = max(self.column - 1, 0)
             else:
-                column += 1
+                self.column += 1
             if pending:
-                if len(pending) > 1 and one_blank:
+                if len(pending) > 1 and self.one_blank:
                     pending[0] = 9
                 out += pending
-                pending = bytearray()
-                one_blank = False
-            prev_blank = blank
-            convert = convert and (convert_all or blank)
+                pending.clear()
+                self.one_blank = False
+            self.prev_blank = blank
+            self.convert = self.convert and (self.convert_all or blank)
         if c >= 0:
             out.append(c)
-    return bytes(out)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..context import Ctx
 from ..gnuquote import quote as gnu_quote
 from ..options import CommandSpec, Opt, OptionValueError
@@ -17,7 +15,6 @@ from ..textbasic.common import (
     quote,
     read_chunks,
     read_held,
-    split_records,
 )
 
 TYPE_CHECKING = False
@@ -43,20 +40,6 @@ FOLD_SPEC = CommandSpec(
         ),
     ),
 )
-
-
-def _each_line(
-    ctx: Ctx, files: list[str], handle: Callable[[bytes, bool], None], flush: Callable[[], None]
-) -> int:
-    """Call handle(line, terminated) for every line of every operand (`flush`: the output, before a message)."""
-    inputs = ctx.inputs(files, flush=flush)
-    for _name, stream in inputs:
-        with inputs.reading():
-            for lines, tail in split_records(ctx, stream):
-                last = len(lines) - 1
-                for i, line in enumerate(lines):
-                    handle(line, not (tail and i == last))
-    return inputs.status
 
 
 def _fold_width(text: str) -> int:
