@@ -137,8 +137,10 @@ _STAYS_DYNAMIC = frozenset(
     {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_ARGV0"}
 )
 # the names whose assigned variable lookup still reads as the shell's value (PIPESTATUS: while
-# it is an indexed array, which bash overwrites after each command)
-_VALUED_DYNAMIC = _STAYS_DYNAMIC | OPTION_VARS | {"PIPESTATUS"}
+# it is an indexed array, which bash overwrites after each command; `_`, which bash's
+# bind_lastarg overwrites after each command, a function's local one too: `read x _` or
+# `for _ in ...` leave $_ the last word, as any command)
+_VALUED_DYNAMIC = _STAYS_DYNAMIC | OPTION_VARS | {"PIPESTATUS", "_"}
 
 
 def _intrand32(last: int) -> int:
@@ -452,7 +454,7 @@ class Variables:
                     if self._pipestatus_shown(var):
                         statuses = IndexedArray([str(s) for s in self.state.pipestatus])
                         return Var(statuses, var.attrs | ARRAY)
-                elif not self._function_local(name, var):
+                elif name == "_" or not self._function_local(name, var):
                     dyn = self._dynamic(name)
                     return Var(dyn.value, var.attrs | dyn.attrs) if dyn is not None else var
             return var
@@ -749,6 +751,27 @@ class Variables:
             value = hashed[key].partition(":")[2] + value
         hashed[key] = hash_entry(value)
 
+    def _reference_home(self, ref: str, target: str) -> Scope | None:
+        """Where bash's bind_variable puts a value assigned through `ref`, a function's local
+        reference to `target`, when that is not where a plain assignment to `target` would: it
+        resolves from the reference's own scope down, so a called function's local `target` and
+        a temporary binding above (`IFS=: read q` with q a reference to IFS) are not seen; a
+        target found nowhere is a global. None: the plain way (a global reference resolves from
+        the top; a chain of references is left to it too)."""
+        scopes = self.state.vars.scopes
+        i, var = self.state.vars.find_scope(ref)
+        if i <= 0 or var is None or not scopes[i].func or var.value != target:
+            return None
+        home = scopes[0]
+        for j in range(i, -1, -1):
+            found = scopes[j].get(target)
+            if found is not None:
+                if found.attrs & NAMEREF:
+                    return None
+                home = scopes[j]
+                break
+        return None if home is self._scope_for_write(target)[0] else home
+
     def _scope_for_write(self, name: str) -> tuple[Scope, Var | None]:
         scopes = self.state.vars.scopes
         for i in range(len(scopes) - 1, -1, -1):
@@ -979,6 +1002,8 @@ class Variables:
                     # (named: `read er[k]`, `printf -v 'er[k]'` and (( )) put their name before it)
                     raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False, named=True)
                 sub, parsed = tsub, None
+            if scope is None and sub is None and tsub is None:
+                scope = self._reference_home(name, target)
             name = target
             if sub and scope is None and self.table_target(name):  # `declare -n r=BASH_CMDS; r[cat]=...`
                 self.table_put(name, self.sh.subscript_key(sub, parsed), value, append)
@@ -1591,7 +1616,9 @@ class Variables:
     def _special_assign(self, name: str, value: str) -> None:
         if name in _CTYPE_VARS:
             self._ctype_changes(name, value)
-        if name == "RANDOM":
+        if name == "_":
+            self.state.last_arg = value  # (read as that until the command ends: `for _ in 1 2`)
+        elif name == "RANDOM":
             # bash's sbrand: RANDOM is an integer variable, so its value is arithmetic; 32 bits kept
             text = value.strip()
             seed = int(text) if text.lstrip("-").isdigit() else self.sh.arith_eval(text or "0")
