@@ -750,7 +750,7 @@ def _mapfile_store(
             items: list[tuple[str | None, str, bool]] = [(None, v, False) for v in lines]
             if origin and items:
                 items[0] = (str(origin), lines[0], False)
-            sh.set_array(target, items)
+            sh.set_array(target, items, by_builtin=True)
             return 0
         if origin is None or var is None or not isinstance(var.value, IndexedArray):
             sh.set_array(target, [])  # without -O the array starts empty (bash)

@@ -509,4 +509,4 @@ def store_read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: 
         return  # (a plain indexed array: the fields made its elements at once, charged before stored)
     with MemoryHold(sh.rt.budget) as held:
         held.charge(len(fields) * 96)
-        sh.set_array(array, [(None, f, False) for f in fields])
+        sh.set_array(array, [(None, f, False) for f in fields], by_builtin=True)

@@ -1414,8 +1414,10 @@ class Variables:
         append: bool = False,
         assoc: bool | None = None,
         scope: Scope | None = None,
+        by_builtin: bool = False,
     ) -> None:
-        """Assign `name=( ... )`: items are (key or None, value, key+=)."""
+        """Assign `name=( ... )`: items are (key or None, value, key+=). `by_builtin`: the values
+        are a builtin's (read -a, mapfile), which names itself in an integer value's error (bash)."""
         if self.noassign(name):
             raise AbortCommand(1)  # `BASH_ARGC=(x)`, `declare GROUPS=(1)`: bash drops the line, silently
         if scope is None and assoc is None:
@@ -1469,6 +1471,8 @@ class Variables:
         try:
             self._fill_array(name, var, items, append, assoc)
         except ExpansionError as e:
+            if by_builtin and type(e) is IntValueError:
+                raise
             raise ElementError.of(e) from None
         finally:
             _charge(self.state.vars, target_scope, value_size(var.value) - before)
