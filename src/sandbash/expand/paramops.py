@@ -215,7 +215,7 @@ def test_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_
         # `${u?""}`) is an empty message, not the default one
         glob_off, ex._glob_off = ex._glob_off, True
         try:
-            msg = " ".join(ex.word(word))
+            msg = ex.spaced(lambda: " ".join(ex.word(word)))  # ("${!a[@]}" in v=...: spaces too)
         finally:
             ex._glob_off = glob_off
     else:
