@@ -423,6 +423,7 @@ class Compiler:
         else:
             how, index = steps.value_how(a.value)
             values["fn"] = value_fn
+            values["ref"] = steps.plain_name(a.value)
             how = how or steps.VALUE_FN
             values["index"] = index
             key = ("scalar", how, store is not None, append)
@@ -849,6 +850,7 @@ class Compiler:
         if how is None and value_fn is not None:
             how = steps.VALUE_FN  # (`local v=`: the empty text)
         values = {"line": cmd.line, "cmd": cmd, "name": name, "fn": value_fn, "index": index}
+        values["ref"] = steps.plain_name(word)
         return self._step(("local", how), slow, values)
 
     def _local_many(
@@ -876,6 +878,7 @@ class Compiler:
             values[f"fn{k}"] = fn
             values[f"index{k}"] = index
             values[f"name{k}"] = names[k]
+            values[f"ref{k}"] = steps.plain_name(word)
         return self._step(("locals", checked, *hows), slow, values)
 
     def _step(self, key: tuple[object, ...], slow: Code, values: dict[str, object]) -> Code:

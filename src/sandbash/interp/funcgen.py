@@ -30,7 +30,7 @@ or one whose source would pass the Compiler's GEN_CHARS budget, keeps its closur
 from __future__ import annotations
 
 from ..syntax import ast as A
-from .steps import NAMESPACE, RUNTIME, SHELL, make_step
+from .steps import NAMESPACE, RUNTIME, SHELL, VALUE_FN, VALUE_LOCAL, make_step
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,6 +76,7 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
     ev = comp.ev
     gen = _Gen()
     gen.emit(RUNTIME, 4)  # (once a call: steps.RUNTIME)
+    declared: set[str] = set()  # (names an inline `local` before made)
     last = len(items) - 1
     for i, item in enumerate(items):
         mark = comp.returns
@@ -93,9 +94,13 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
             # the step's text, as its closure runs it, after the same run-mode test: not plain,
             # the closure itself, which takes its own slow exit
             key, values = shape
-            step = make_step(key, inline=True)
+            step = make_step(_reading_locals(key, values, declared), inline=True)
             gen.emit(f"    if not mode.plain:\n        s = {c}()\n    else:")
             gen.emit(step.source({h: gen.hole(values[h]) for h in step.holes}), 8)
+            if key[0] == "local":
+                declared.add(values["name"])  # type: ignore[arg-type]
+            elif key[0] == "locals":
+                declared.update(values["names"])  # type: ignore[arg-type]
         if i == last:
             gen.emit("    return s")
         elif returns:
@@ -110,3 +115,23 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
     namespace: dict[str, object] = {**NAMESPACE, **dict(zip(SHELL, shell)), **gen.consts}  # noqa: B905
     exec(compile(source, "<funcgen>", "exec"), namespace)
     return namespace["body"]  # type: ignore[return-value]
+
+
+def _reading_locals(
+    key: tuple[object, ...], values: dict[str, object], declared: set[str]
+) -> tuple[object, ...]:
+    """`key` with each value that is `$NAME` of a name an inline `local` before it in the body
+    declared read in place (steps.VALUE_LOCAL: from the function's scope while the variable is
+    there and plain, else the value's function, so the knowledge only chooses the shorter way)."""
+    kind = key[0]
+    if kind == "local" or kind == "scalar":
+        if key[1] == VALUE_FN and values.get("ref") in declared:
+            return (kind, VALUE_LOCAL, *key[2:])
+        return key
+    if kind == "locals":
+        hows = [
+            VALUE_LOCAL if how == VALUE_FN and values.get(f"ref{k}") in declared else how
+            for k, how in enumerate(key[2:])
+        ]
+        return (kind, key[1], *hows)
+    return key

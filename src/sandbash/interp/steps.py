@@ -21,10 +21,10 @@ from ..expand.arithops import remember
 from ..expand.env import ExpansionError
 from ..expand.segments import CHARGE_FROM
 from ..expand.words import ARGV_HELD_MIN
-from ..shvars.vars import EXPORT, TWO_GRAINS, VAR_OVERHEAD, AssignArg, Var, _found_below
+from ..shvars.vars import EXPORT, NAMEREF, TWO_GRAINS, VAR_OVERHEAD, AssignArg, Var, _found_below, valid_name
 from ..syntax import ast as A
 from .state import ONE_STATUS
-from .variables import AssignError
+from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,6 +43,9 @@ SHELL = ("mode", "st", "sh", "ex", "expander", "procs")
 # positional parameter's plain text read in place (`$1`, `"$2"`: param_fn's positional_text)
 VALUE_FN = "fn"
 VALUE_POSITIONAL = "pos"
+# (a generated body's only: funcgen.py) `$name` or `"$name"` of a name a preceding inline `local`
+# of the body made, read in place from the function's scope while it is there, plain and short
+VALUE_LOCAL = "local"
 
 # what starts every command in a Step, before its own work (the closures' prologue: $LINENO,
 # $BASH_COMMAND, the command budget, the process substitutions open before it). RUNTIME reads the
@@ -105,6 +108,7 @@ NAMESPACE: dict[str, object] = {
     "bind": dict.setdefault,  # (a name already in the store's local_names: Scope's own method adds it)
     "found_below": _found_below,
     "EXPORT": EXPORT,
+    "NAMEREF": NAMEREF,
     "NOT_EXPORT": ~EXPORT,
     "VAR_OVERHEAD": VAR_OVERHEAD,
     "TWO_GRAINS": TWO_GRAINS,
@@ -196,6 +200,16 @@ def _value(v: str, how: str, k: str = "") -> tuple[str, tuple[str, ...]]:
     """The statements that set `v` to a value read `how`, and their holes (`fn{k}`, `index{k}`)."""
     if how == VALUE_FN:
         return f"{v} = {{fn{k}}}()\n", (f"fn{k}",)
+    if how == VALUE_LOCAL:
+        # (what param_fn's value() gives for a variable of the innermost scope, which its lookup
+        # finds first: no reference to follow, a string; the name is not special, plain_name)
+        return (
+            f"var = st.vars.scopes[-1].get({{ref{k}}})\n"
+            f"if var is not None and not var.attrs & NAMEREF and type({v} := var.value) is str and len({v}) <= CHARGE_FROM:\n"
+            f"    pass\n"
+            f"else:\n"
+            f"    {v} = {{fn{k}}}()\n"
+        ), (f"fn{k}", f"ref{k}")
     assert how == VALUE_POSITIONAL
     return (
         f"pos = st.positional\n"
@@ -453,6 +467,20 @@ def positional(word: A.Word | None) -> int | None:
         return None
     name = p.name
     return int(name) if len(name) == 1 and "1" <= name <= "9" else None
+
+
+def plain_name(word: A.Word | None) -> str | None:
+    """NAME when the word is `$NAME` or `"$NAME"` (no operator, subscript or prefix) of a name
+    whose value is read as it is stored (not special: NOT_PLAIN)."""
+    if word is None or len(word.parts) != 1:
+        return None
+    p = word.parts[0]
+    if type(p) is A.DQ and len(p.parts) == 1:
+        p = p.parts[0]
+    if type(p) is not A.Param or p.op is not None or p.sub is not None or p.prefix or p.names_suffix:
+        return None
+    name = p.name
+    return name if valid_name(name) and name not in NOT_PLAIN else None
 
 
 def value_how(word: A.Word | None) -> tuple[str | None, int | None]:
