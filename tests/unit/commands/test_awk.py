@@ -284,6 +284,13 @@ ARRAYS = [
 ]
 
 STRINGS = [
+    # byte escapes in constants join into characters across a concatenation, as gawk joins bytes
+    case('BEGIN { x = "\\303" "\\251"; print length(x); print x; printf "%c|\\n", x }'),
+    case('BEGIN { x = "\\303"; y = x "\\251"; print length(y), y }'),
+    case('BEGIN { y = "\\342\\202" "\\254"; print length(y), y, index(y, "\u20ac") }'),
+    case('BEGIN { y = "\\342" "\\202" "\\254"; print length(y), y }'),
+    case('BEGIN { y = "a\\303" "\\251b" "\\303"; print length(y) }'),
+    case('BEGIN { print length("\\303" "\\303"), length("\\303" 1), length("\\303" "\\251" "x") }'),
     case('{ gsub(/o/, "0"); print }', stdin="foo boo\n"),
     case('{ sub(/a/, "[&]"); print; gsub(/[aeiou]/, "\\\\&"); print }', stdin="banana\n"),
     case('BEGIN { s = "aaa"; print gsub(/x*/, "-", s), s }'),

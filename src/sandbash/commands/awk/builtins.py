@@ -245,6 +245,15 @@ def mod_assign(a: float, b: float) -> float:
     return awk_mod(a, b)
 
 
+def join_bytes(a: str, b: str) -> str:
+    """A concatenation where a string constant holds bytes that are not UTF-8 (`"\\303" "\\251"`):
+    gawk joins bytes, so the two halves of a character become that character (one of length 1)."""
+    s = a + b
+    if a[-1:] and b[:1] and "\udc80" <= a[-1] <= "\udcff" and "\udc80" <= b[0] <= "\udcff":
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return s
+
+
 def awk_pow(a: float, b: float) -> float:
     if math.isfinite(b) and b == int(b) and abs(b) < 1 << 31 and math.isfinite(a):
         # integer powers by repeated squaring, as gawk does

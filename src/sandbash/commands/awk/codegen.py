@@ -32,6 +32,17 @@ _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _SPLIT_MODES = frozenset({"FS", "FIELDWIDTHS", "FPAT"})
 
 
+def _has_raw_bytes(e: A.Expr) -> bool:
+    """A string constant holding a byte that is not UTF-8 (a `\\303` escape), or a concatenation
+    ending or starting with one: joined, such bytes may make a character."""
+    e = _unwrap(e)
+    if isinstance(e, A.Str):
+        return any("\udc80" <= c <= "\udcff" for c in e.value)
+    if isinstance(e, A.Binary) and e.op == "concat":
+        return _has_raw_bytes(e.left) or _has_raw_bytes(e.right)
+    return False
+
+
 def _unwrap(e: A.Expr) -> A.Expr:
     while isinstance(e, A.Group):
         e = e.expr
@@ -385,6 +396,8 @@ class ExprGen:
         op = e.op
         self.loc = e.line or self.loc
         if op == "concat":
+            if _has_raw_bytes(e.left) or _has_raw_bytes(e.right):
+                return f"_bcat({self.str_(e.left)}, {self.str_(e.right)})", STR
             return f"({self.str_(e.left)} + {self.str_(e.right)})", STR
         if op in ("<", "<=", "==", "!=", ">", ">="):
             return self.as_value(self.compare(e)), NUM

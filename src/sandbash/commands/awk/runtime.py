@@ -505,6 +505,7 @@ class Runtime:
                 "_mod_assign": B.mod_assign,
                 "_pow": B.awk_pow,
                 "_chk": self.check_len,
+                "_bcat": B.join_bytes,
                 "_fn": fn,
                 "_fs": fs,
                 "_fo": fo,
