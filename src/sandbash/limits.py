@@ -56,7 +56,8 @@ class Limits(metaclass=Declared):
     # bytes a run holds at once (variables, pipe buffers, captures, command structures);
     # charged before allocating through Budget.charge_memory, released when freed
     max_memory: int = 256 * 1024 * 1024
-    # bytes a Session keeps between runs (variables, functions), checked when a run ends
+    # bytes a Session keeps between runs (variables, functions, aliases, hash and completion
+    # tables), checked when a run ends, however it ends
     max_session_memory: int = 128 * 1024 * 1024
     # words a program gets and their total length (bash's ARG_MAX: what the shell would exec, a
     # command or script; builtins, functions and for-lists get shell_words(): README, Limits)
@@ -253,8 +254,8 @@ LIMIT_KINDS: tuple[LimitDoc, ...] = (
     ),
     LimitDoc(
         LimitKind.MAX_SESSION_MEMORY,
-        "bytes a Session keeps between runs (variables, functions)",
-        "checked when a Session run ends: ExecutionLimitError",
+        "bytes a Session keeps between runs (variables, functions, aliases, hash and completion tables)",
+        "checked when a Session run ends (on a limit too): ExecutionLimitError",
     ),
     LimitDoc(LimitKind.MAX_STRING_LENGTH, "length of one value: variable, word, captured output", _STOPS),
     LimitDoc(LimitKind.MAX_ARRAY_ELEMENTS, "elements of one array, words of one expansion", _STOPS),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from secharness import Outcome, batch, param, verify_bomb
 
 from sandbash import Bash, CancelToken, ExecutionCancelled, ExecutionLimitError, Limits
 from sandbash.custom import command
@@ -79,3 +80,75 @@ def test_a_run_under_the_cap_keeps_its_state_after_a_limit() -> None:
     with pytest.raises(ExecutionLimitError):
         session.exec("small=abc; while :; do :; done")
     assert session.exec("echo $small").stdout == "abc\n"
+
+
+# Fell and fixed: aliases, `complete` specifications and hash-table entries were charged to
+# nothing. One run made 414 MB of completion specs (173 MB of aliases, 154 MB of hash entries)
+# under a 256 MB max_memory before its 30 s timeout; a Session kept them between calls without
+# end (+40 MB a call, never counted towards max_session_memory). The tables are now charged to the
+# shell's account as functions are, and a subshell's copy of them to the subshell's.
+TABLE_FILLS = {
+    "complete": 'for ((i=0;;i++)); do complete -W "alpha beta gamma" c$i; done',
+    "complete-many-names": "while :; do complete -o default -W x $(seq $RANDOM $((RANDOM + 3000))); done",
+    "alias": "for ((i=0;;i++)); do alias a$i=some-value; done",
+    "BASH_ALIASES": "for ((i=0;;i++)); do BASH_ALIASES[a$i]=some-value; done",
+    "hash": "for ((i=0;;i++)); do hash -p /usr/bin/some-program h$i; done",
+    "BASH_CMDS": "for ((i=0;;i++)); do BASH_CMDS[h$i]=/usr/bin/some-program; done",
+    "aliases-copied-by-stages": "for ((i=0;i<60000;i++)); do alias a$i=x; done; "
+    "while :; do sleep 1 | sleep 1 | sleep 1 | sleep 1 | sleep 1 | sleep 1 | sleep 1 | sleep 1; done",
+}
+TABLE_BOMBS = [
+    param(
+        f"table-{name}",
+        script,
+        timeout=30,
+        profile="default",
+        overrides={"max_memory": 24 << 20},
+        expect=("max_memory",),
+    )
+    for name, script in TABLE_FILLS.items()
+]
+
+
+@pytest.fixture(scope="module")
+def outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_shell_tables_are_charged_to_max_memory")
+
+
+@pytest.mark.parametrize("case", TABLE_BOMBS)
+def test_shell_tables_are_charged_to_max_memory(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
+    verify_bomb(case, outcomes[case["id"]])
+
+
+# each call adds about 1 MB of table text; the session's cap is 2 MB
+TABLE_GROWTH = {
+    "complete": 'complete -W "$s" c$RANDOM$RANDOM',
+    "alias": 'alias a$RANDOM$RANDOM="$s"',
+    "hash": 'hash -p "/$s" h$RANDOM$RANDOM',
+}
+
+
+@pytest.mark.parametrize("kind", TABLE_GROWTH)
+def test_shell_tables_count_towards_max_session_memory(kind: str) -> None:
+    session = Bash(limits=Limits(max_session_memory=2 << 20)).session()
+    fill = "printf -v s '%1000000s' x; " + TABLE_GROWTH[kind] + "; unset s"
+    with pytest.raises(ExecutionLimitError) as e:
+        for _ in range(5):
+            session.exec(fill)
+    assert e.value.limit == "max_session_memory"
+    assert session.shell.state.vars.held() <= 2 << 20
+
+
+def test_tables_give_their_charge_back() -> None:
+    # defining, redefining and removing entries leaves the account where it started
+    session = Bash().session()
+    session.exec(":")
+    before = session.shell.state.vars.held()
+    r = session.exec(
+        "printf -v s '%100000s' x; for i in 1 2 3; do alias a$i=$s; alias a$i=y$s; complete -W $s c$i; "
+        "complete -W y c$i; hash -p /$s h$i; BASH_CMDS[h$i]=/x; BASH_ALIASES[a$i]=z; done; "
+        "unalias a1; unalias -a; complete -r c1; complete -r; hash -d h1; hash -r; unset s; "
+        "(alias q=1; complete -W x q; hash -p /x q); alias; complete; hash -l"
+    )
+    assert r.exit_code == 0, r.stderr
+    assert session.shell.state.vars.held() - before < 4096  # (the loop's `i`), not the tables' ~1 MB

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ..shvars.vars import FunctionTable, VarStore
+from ..shvars.vars import FunctionTable, MemAccount, VarStore
 from ..stdio.streams import Stream
 from ..vfs.facade import FsView
 from .runmode import Options, RunMode, Traps
@@ -24,65 +24,100 @@ if TYPE_CHECKING:
 ONE_STATUS: tuple[tuple[int], ...] = tuple((status,) for status in range(256))
 
 
+# Bytes one entry of a shell's table (aliases, hash table, completions) takes besides its text
+# (the dict's slot, the key and value objects), and what a subshell's copy of an entry takes
+TABLE_ENTRY = 160
+COPIED_ENTRY = 64
+
+
+def _pair_cost(key: str, value: str) -> int:
+    return TABLE_ENTRY + len(key) + len(value)
+
+
+def _charge(acct: MemAccount | None, n: int) -> None:
+    """What a table is about to hold (negative: gives back) to its shell's account: the account of
+    the variables, so a table counts towards max_memory during a run and max_session_memory after
+    it, as functions do (FunctionTable). None: a table no shell owns yet (charged when adopted)."""
+    if acct is not None and n:
+        acct.add(n)
+
+
 class AliasTable(dict[str, str]):
     """The aliases (name -> value), with a token that every change replaces: a run-time parse of a
     substitution's text is cached on the token (aliasrun.parse_key), one object to hash where the
     table's contents were a tuple of every pair at each use. A fork's copy keeps its parent's
     token (the same contents) until either changes; tokens are never numbers, so two tables
-    changed apart never share one."""
+    changed apart never share one. Entries are charged to the shell's account (`acct`)."""
 
-    __slots__ = ("token",)
+    __slots__ = ("token", "acct")
 
     def __init__(self, *args: object, **kw: str) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self.token = object()
+        self.acct: MemAccount | None = None
 
-    def forked(self) -> AliasTable:
-        """A copy for a subshell, under the same token."""
+    def adopt(self, acct: MemAccount) -> None:
+        """Charge what the table holds to `acct` and every change from now on."""
+        _charge(acct, sum(_pair_cost(k, v) for k, v in self.items()))
+        self.acct = acct
+
+    def forked(self, acct: MemAccount | None = None) -> AliasTable:
+        """A copy for a subshell, under the same token (its copy charged to the subshell's `acct`)."""
+        _charge(acct, COPIED_ENTRY * len(self))
         copy = AliasTable(self)
         copy.token = self.token
+        copy.acct = acct
         return copy
 
     def __setitem__(self, key: str, value: str) -> None:
-        if self.get(key) != value:  # (an alias defined again as it was: a loop may do that)
+        old = self.get(key)
+        _charge(self.acct, _pair_cost(key, value) - (0 if old is None else _pair_cost(key, old)))
+        if old != value:  # (an alias defined again as it was: a loop may do that)
             self.token = object()
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
         self.token = object()
-        super().__delitem__(key)
+        value = super().pop(key)
+        _charge(self.acct, -_pair_cost(key, value))
 
     def __ior__(self, other: Mapping[str, str]) -> AliasTable:  # type: ignore[override,misc]
-        self.token = object()
-        super().update(other)
+        self.update(other)
         return self
 
     def clear(self) -> None:
         self.token = object()
+        _charge(self.acct, -sum(_pair_cost(k, v) for k, v in self.items()))
         super().clear()
 
     def pop(self, key: str, *default: str) -> str:  # type: ignore[override]
-        self.token = object()
+        if key in self:
+            value = self[key]
+            del self[key]
+            return value
         return super().pop(key, *default)
 
     def popitem(self) -> tuple[str, str]:
-        self.token = object()
-        return super().popitem()
+        key = next(reversed(self))
+        return key, self.pop(key)
 
     def setdefault(self, key: str, default: str) -> str:  # type: ignore[override]
-        self.token = object()
-        return super().setdefault(key, default)
+        if key not in self:
+            self[key] = default
+        return self[key]
 
     def update(self, *args: object, **kw: str) -> None:  # type: ignore[override]
-        self.token = object()
-        super().update(*args, **kw)  # type: ignore[arg-type]
+        for key, value in dict(*args, **kw).items():  # type: ignore[arg-type]
+            self[key] = value
 
 
 class HashTable(dict[str, str]):
     """The command hash table (name -> "kind:path"). Like bash's it exists from its first entry on:
-    `hash -d NAME` in a shell that never hashed anything is not an error."""
+    `hash -d NAME` in a shell that never hashed anything is not an error. Entries are charged to
+    the shell's account (`acct`, with their hit counts)."""
 
     created = False
+    acct: MemAccount | None = None
     # bash's times_found: 0 for an entry `hash`, `hash -p` or BASH_CMDS made; a command run
     # through the table counts each run (the run that searched PATH and made it is the first)
     hits: dict[str, int] | None = None
@@ -90,7 +125,14 @@ class HashTable(dict[str, str]):
     # HASH_CHKDOT, an executable ./NAME made since runs instead (Executor.hashed_now)
     dotted: set[str] | None = None
 
+    def adopt(self, acct: MemAccount) -> None:
+        """Charge what the table holds to `acct` and every change from now on."""
+        _charge(acct, sum(_pair_cost(k, v) for k, v in self.items()))
+        self.acct = acct
+
     def __setitem__(self, key: str, value: str) -> None:
+        old = self.get(key)
+        _charge(self.acct, _pair_cost(key, value) - (0 if old is None else _pair_cost(key, old)))
         self.created = True
         super().__setitem__(key, value)
         self._hits()[key] = 0
@@ -101,10 +143,26 @@ class HashTable(dict[str, str]):
         """A command about to run: its entry, made now (its first hit) if it has none."""
         self.created = True
         if key not in self:
+            _charge(self.acct, _pair_cost(key, default))
             self._hits()[key] = 1
             if self.dotted:
                 self.dotted.discard(key)
         return super().setdefault(key, default)
+
+    def __delitem__(self, key: str) -> None:
+        value = super().pop(key)
+        _charge(self.acct, -_pair_cost(key, value))
+
+    def pop(self, key: str, *default: str) -> str:  # type: ignore[override]
+        if key in self:
+            value = self[key]
+            del self[key]
+            return value
+        return super().pop(key, *default)
+
+    def clear(self) -> None:
+        _charge(self.acct, -sum(_pair_cost(k, v) for k, v in self.items()))
+        super().clear()
 
     def mark_dot(self, key: str) -> None:
         if self.dotted is None:
@@ -121,14 +179,64 @@ class HashTable(dict[str, str]):
             self.hits = {}
         return self.hits
 
-    def copy(self) -> HashTable:
+    def copy(self, acct: MemAccount | None = None) -> HashTable:
+        """A subshell's copy, charged to its `acct`."""
+        _charge(acct, COPIED_ENTRY * len(self))
         new = HashTable(self)
+        new.acct = acct
         new.created = self.created
         if self.hits is not None:
             new.hits = dict(self.hits)
         if self.dotted:
             new.dotted = set(self.dotted)
         return new
+
+
+class CompletionTable(dict[str, dict[str, list[str]]]):
+    """`complete`'s specifications (name -> option -> values), charged to the shell's account
+    (`acct`) as they are defined. (compopt changes a spec's few options in place, uncharged.)"""
+
+    acct: MemAccount | None = None
+
+    @staticmethod
+    def cost(name: str, spec: Mapping[str, Sequence[str]]) -> int:
+        return (
+            TABLE_ENTRY
+            + len(name)
+            + sum(TABLE_ENTRY + sum(COPIED_ENTRY + len(w) for w in words) for words in spec.values())
+        )
+
+    def adopt(self, acct: MemAccount) -> None:
+        """Charge what the table holds to `acct` and every change from now on."""
+        _charge(acct, sum(self.cost(k, v) for k, v in self.items()))
+        self.acct = acct
+
+    def forked(self, acct: MemAccount | None) -> CompletionTable:
+        """A subshell's copy (its own lists), charged to its `acct`."""
+        _charge(acct, sum(self.cost(k, v) for k, v in self.items()))
+        new = CompletionTable({k: {o: list(v) for o, v in spec.items()} for k, spec in self.items()})
+        new.acct = acct
+        return new
+
+    def __setitem__(self, name: str, spec: dict[str, list[str]]) -> None:
+        old = self.get(name)
+        _charge(self.acct, self.cost(name, spec) - (0 if old is None else self.cost(name, old)))
+        super().__setitem__(name, spec)
+
+    def __delitem__(self, name: str) -> None:
+        spec = super().pop(name)
+        _charge(self.acct, -self.cost(name, spec))
+
+    def pop(self, name: str, *default: dict[str, list[str]] | None) -> dict[str, list[str]] | None:  # type: ignore[override]
+        if name in self:
+            spec = self[name]
+            del self[name]
+            return spec
+        return super().pop(name, *default)  # type: ignore[arg-type]
+
+    def clear(self) -> None:
+        _charge(self.acct, -sum(self.cost(k, v) for k, v in self.items()))
+        super().clear()
 
 
 SET_OPTIONS: dict[str, bool] = {
@@ -303,6 +411,7 @@ class ShellState:
         self.disabled_builtins: set[str] = set()
         self.func_sources: dict[str, tuple[str, int]] = {}
         self.aliases = AliasTable()
+        self.aliases.adopt(self.vars.acct)
         self.traps = Traps(mode)
         self.parent_traps: dict[str, str] = {}
         self.traced_funcs: set[str] = set()  # declare -ft: they inherit DEBUG and RETURN traps
@@ -317,6 +426,7 @@ class ShellState:
         # per sourced file: the line of its `source` command and how many calls were active
         self.source_lines: list[tuple[int, int]] = []
         self.hashed: dict[str, str] = HashTable()
+        self.hashed.adopt(self.vars.acct)
         self.subshell = 0
         self.mode = "c"  # 'c' (-c string), 's' (stdin) or 'file'
         self.line = 0
@@ -366,7 +476,8 @@ class ShellState:
         self.posix_saved: tuple[bool, ...] | None = None
         self.umask = 0o022
         self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
-        self.completions: dict[str, dict[str, list[str]]] = {}  # complete: name -> option -> values
+        self.completions = CompletionTable()  # complete: name -> option -> values
+        self.completions.adopt(self.vars.acct)
         self.history: list[str] = []  # the history builtin's list (a script's shell records no commands)
         self.history_saved = 0  # entries this shell added that `history -a` has not appended yet
         self.history_read = 0  # lines `history -r/-n` have read from the file
@@ -504,8 +615,10 @@ class _LazyShellState(ShellState):
             return value
 
 
-def _copy_completions(parent: ShellState, new: ShellState) -> dict[str, dict[str, list[str]]]:
-    return {k: {o: list(v) for o, v in spec.items()} for k, spec in parent.completions.items()}
+def _copy_hashed(parent: ShellState, new: ShellState) -> dict[str, str]:
+    table = parent.hashed
+    # (a sub-command's shell starts with a plain empty table: Executor's run for Ctx.run)
+    return table.copy(new.vars.acct) if isinstance(table, HashTable) else dict(table)
 
 
 # What a fork copies of each of its parent's containers that it may never read (fork: a lazy fork
@@ -514,19 +627,19 @@ def _copy_completions(parent: ShellState, new: ShellState) -> dict[str, dict[str
 _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "exported_funcs": lambda p, new: set(p.exported_funcs),
     "readonly_funcs": lambda p, new: set(p.readonly_funcs),
-    "aliases": lambda p, new: p.aliases.forked(),
+    "aliases": lambda p, new: p.aliases.forked(new.vars.acct),
     "traced_funcs": lambda p, new: set(p.traced_funcs),
     "parent_traps": lambda p, new: dict(p.traps or p.parent_traps),  # (a subshell's subshell too)
     "pipestatus": lambda p, new: list(p.pipestatus),
     "dirstack": lambda p, new: list(p.dirstack),
     "sources": lambda p, new: list(p.sources),
     "source_lines": lambda p, new: list(p.source_lines),
-    "hashed": lambda p, new: p.hashed.copy(),
+    "hashed": _copy_hashed,
     "rng": lambda p, new: _new_rng(new.rng_seed),
     "unspecial": lambda p, new: set(p.unspecial),
     "table_attrs": lambda p, new: dict(p.table_attrs),
     "ulimits": lambda p, new: dict(p.ulimits),
-    "completions": _copy_completions,
+    "completions": lambda p, new: p.completions.forked(new.vars.acct),
     "history": lambda p, new: list(p.history),
 }
 

@@ -495,6 +495,7 @@ def _apply_shell(session: Session, doc: object) -> None:
         ):
             state.func_sources[node.name] = (src[0], src[1])
     state.aliases = AliasTable(aliases)
+    state.aliases.adopt(state.vars.acct)
     state.traps.clear()
     state.traps.update(traps)
     state.opts.update({k: bool(v) for k, v in opts.items() if k in state.opts})
