@@ -113,3 +113,40 @@ def test_file_tools_answer_one_line() -> None:
         assert not text.startswith("Error executing tool"), (name, args, text)
         assert "Traceback" not in text and (name == "bash" or "\n" not in text), (name, args, text)
         assert is_error or want is None, (name, args, text)
+
+
+# Fell and fixed: MCP read_file read the whole file into the server's memory, outside any run's
+# budget, for every call at once: a large file under a host mount (`--mount`, `--root`, a [host]
+# path) took the server down. It now reads the file's two ends (what it shows).
+_READ_BIG = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+from sandbash.agent.mcp_server import ServerConfig, _Calls, build_tool
+tool = build_tool(ServerConfig(mounts=[sys.argv[1] + ":/data:ro"], max_output_chars=1000))
+calls = _Calls(tool)
+print(calls.read_file({"path": "/data/zeros"}, "local"))
+print(calls.read_file({"path": "/data/text"}, "local"))
+"""
+
+
+def test_read_file_of_a_large_host_file_reads_its_ends(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    data.mkdir()
+    with open(data / "zeros", "wb") as f:
+        f.truncate(3 << 30)  # sparse: 3 GB that take no disk, over the child's address space
+    with open(data / "text", "wb") as f:  # text at both ends (more than is read), holes between
+        f.write(b"first line\n" + b"some text\n" * 1000)
+        f.truncate(3 << 30)
+        f.seek((3 << 30) - 10010)
+        f.write(b"more text\n" * 1000 + b"last line\n")
+    env = {"PYTHONPATH": str(Path(__file__).parents[2] / "src"), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run(
+        [sys.executable, "-c", _READ_BIG, str(data)], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.startswith("[binary output: 3,221,225,472 bytes, not shown"), proc.stdout[:300]
+    lines = proc.stdout.rstrip("\n").splitlines()
+    assert "first line" in lines and lines[-1] == "last line", proc.stdout[-300:]

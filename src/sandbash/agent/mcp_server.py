@@ -25,6 +25,7 @@ in `CONFIG_HELP` below (`sandbash mcp --help` prints it).
 # signatures (the Context parameter) at registration.
 
 import argparse
+import errno
 import hmac
 import ipaddress
 import os
@@ -40,8 +41,9 @@ from ..config import build_filesystem, parse_limit, parse_mount, start_cwd
 from ..limits import Limits
 from ..net import NetworkConfig
 from ..policy import Policy, PolicyError
+from ..stdio.streams import StreamError
 from ..vfs.errors import FsError, strerror
-from ..vfs.facade import FsView
+from ..vfs.facade import FileStream, FsView
 from .tool import (
     DEFAULT_MAX_OUTPUT_CHARS,
     DEFAULT_MAX_SESSIONS,
@@ -383,13 +385,17 @@ class _Calls:
 
     def _read(self, fs: FsView, args: dict[str, Any]) -> str:
         path = args["path"]
+        cap = self.tool.max_output_chars
         try:
-            data = fs.read_bytes(path)
+            head, skipped, tail = read_ends(fs, path, 4 * cap)  # (4: the most bytes a character takes)
         except FsError as e:
             raise ToolInputError(f"{path}: {strerror(e.code)}") from None
-        if is_binary(data):
-            return binary_notice(len(data))
-        return truncate_middle(data.decode("utf-8", "replace"), self.tool.max_output_chars)[0]
+        except StreamError as e:  # (a host file's read failing half-way)
+            raise ToolInputError(f"{path}: {strerror(e.errno or errno.EIO)}") from None
+        if is_binary(head):
+            return binary_notice(len(head) + skipped + len(tail))
+        text = head.decode("utf-8", "replace") + tail.decode("utf-8", "replace")
+        return truncate_middle(text, cap, skipped)[0]
 
     def _write(self, fs: FsView, args: dict[str, Any]) -> str:
         path = args["path"]
@@ -411,6 +417,38 @@ class _Calls:
         except FsError as e:
             raise ToolInputError(f"{path}: {strerror(e.code)}") from None
         return "\n".join(lines) if lines else "(empty directory)"
+
+
+def read_ends(fs: FsView, path: str, keep: int) -> tuple[bytes, int, bytes]:
+    """(head, bytes skipped, tail) of a file: the whole file when it holds at most 2 * `keep` bytes,
+    else its first and last `keep` bytes. The server reads files outside any run's budget: a large
+    host file (a mount, `--root`, a [host] path) read whole held its size in the server's memory
+    for each call at once. A device is read whole (an endless one answers ENOMEM)."""
+    stream = fs.open(path)
+    try:
+        if not isinstance(stream, FileStream):
+            return fs.read_bytes(path), 0, b""
+        handle = stream.handle
+        size = handle.seek(0, 2)
+        handle.seek(0)
+        if size <= 2 * keep:
+            return _read_up_to(stream, 2 * keep), 0, b""
+        head = _read_up_to(stream, keep)
+        handle.seek(size - keep)  # (FileStream reads ahead nothing: read(n) fills at most n)
+        return head, size - 2 * keep, _read_up_to(stream, keep)
+    finally:
+        stream.close()
+
+
+def _read_up_to(stream: Any, n: int) -> bytes:
+    parts: list[bytes] = []
+    while n > 0:
+        chunk = stream.read(min(n, 1 << 16))
+        if not chunk:
+            break
+        parts.append(chunk)
+        n -= len(chunk)
+    return b"".join(parts)
 
 
 def _error(message: str) -> Any:

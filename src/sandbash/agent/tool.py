@@ -218,10 +218,11 @@ class ToolRequest:
 # ------------------------------------------------------------------ output
 
 
-def truncate_middle(text: str, cap: int) -> tuple[str, bool]:
+def truncate_middle(text: str, cap: int, skipped: int = 0) -> tuple[str, bool]:
     """Keep the head and tail of `text` within `cap` characters, with an
-    explicit marker for what was cut; cuts at line ends when one is near."""
-    if len(text) <= cap:
+    explicit marker for what was cut; cuts at line ends when one is near.
+    `skipped`: characters already left out of the middle of `text` (a file read at its ends)."""
+    if len(text) <= cap and not skipped:
         return text, False
     head_end = cap // 2
     tail_start = len(text) - (cap - head_end)
@@ -233,7 +234,7 @@ def truncate_middle(text: str, cap: int) -> tuple[str, bool]:
         tail_start = nl + 1
     head = text[:head_end]
     sep = "" if head.endswith("\n") or not head else "\n"
-    marker = f"{sep}[… {tail_start - head_end:,} characters omitted …]\n"
+    marker = f"{sep}[… {tail_start - head_end + skipped:,} characters omitted …]\n"
     return head + marker + text[tail_start:], True
 
 
