@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ..shvars.vars import FunctionTable, MemAccount, VarStore
+from ..shvars.vars import COPIED_ENTRY, FunctionTable, MemAccount, VarStore
 from ..stdio.streams import Stream
 from ..vfs.facade import FsView
 from .runmode import Options, RunMode, Traps
@@ -25,9 +25,8 @@ ONE_STATUS: tuple[tuple[int], ...] = tuple((status,) for status in range(256))
 
 
 # Bytes one entry of a shell's table (aliases, hash table, completions) takes besides its text
-# (the dict's slot, the key and value objects), and what a subshell's copy of an entry takes
+# (the dict's slot, the key and value objects); a subshell's copy of one: COPIED_ENTRY
 TABLE_ENTRY = 160
-COPIED_ENTRY = 64
 
 
 def _pair_cost(key: str, value: str) -> int:
