@@ -1,4 +1,4 @@
-"""Attack round 20 on the agent tool's input and the MCP server's file tools.
+"""Attack round 20 on the agent tool's input and the MCP server's file tools (T-MCP-6).
 
 Fell and fixed: JSON carries lone surrogates (`"\\ud800"`), which no UTF-8 encode takes. A
 `files` entry of the bash tool, or MCP `write_file`, whose path or content held one raised

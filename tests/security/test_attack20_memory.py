@@ -1,4 +1,4 @@
-"""Attack round 20 on what a Session keeps between runs.
+"""Attack round 20 on what a Session keeps between runs (T-TEN-7).
 
 Fell and fixed: `max_session_memory` was checked only when a run ended normally. A run that ended
 on any other limit (or was cancelled) kept everything it had made, so a client ending each call
