@@ -126,8 +126,15 @@ def test_substitutions_leave_no_cyclic_garbage(body: str) -> None:
     _cyclic_garbage(bash, body, 2)  # (warm: parse caches, lazy imports)
     # what a run leaves to the collector does not grow with the number of substitutions it ran
     # (each left ~25 objects before Shell.release)
-    few, many = _cyclic_garbage(bash, body, 4), _cyclic_garbage(bash, body, 24)
-    assert many - few < 20, (few, many)
+    # (up to three tries: a collection now and then also finds ~20 objects an earlier test left,
+    # in either count, seen after the whole spec table ran in one process; a leak shows every time)
+    tries = []
+    for _ in range(3):
+        few, many = _cyclic_garbage(bash, body, 4), _cyclic_garbage(bash, body, 24)
+        tries.append((few, many))
+        if many - few < 20:
+            break
+    assert min(many - few for few, many in tries) < 20, tries
 
 
 def test_a_substitution_that_started_a_job_is_not_released() -> None:
