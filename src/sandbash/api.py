@@ -8,6 +8,7 @@ options, traps) between calls, the way a model's bash tool expects.
 from __future__ import annotations
 
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
+import codecs
 import posixpath
 import sys
 import time
@@ -76,7 +77,22 @@ def clean_text(s: str) -> str:
         s.encode("utf-8", "surrogateescape")
         return s
     except UnicodeEncodeError:
-        return s.encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape")
+        return s.encode("utf-8", "sandbash.lone_surrogates").decode("utf-8", "surrogateescape")
+
+
+def _lone_surrogates(e: UnicodeError) -> tuple[bytes, int]:
+    """The `clean_text` encode's error handler: an escaped byte (U+DC80..U+DCFF) is that byte,
+    any other surrogate its three UTF-8 bytes (`surrogatepass` alone would turn an escaped byte
+    into three when the string also held a lone surrogate)."""
+    assert isinstance(e, UnicodeEncodeError)
+    out = bytearray()
+    for c in e.object[e.start : e.end]:
+        n = ord(c)
+        out += bytes((n - 0xDC00,)) if 0xDC80 <= n <= 0xDCFF else c.encode("utf-8", "surrogatepass")
+    return bytes(out), e.end
+
+
+codecs.register_error("sandbash.lone_surrogates", _lone_surrogates)
 
 
 def _stdin_stream(stdin: bytes | str | Stream, budget: Budget) -> Stream:

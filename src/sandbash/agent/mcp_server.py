@@ -409,11 +409,18 @@ class _Calls:
 
     def _list(self, fs: FsView, args: dict[str, Any]) -> str:
         path = args.get("path", ".")
+        cap = self.tool.max_output_chars
         try:
-            lines = []
-            for n in sorted(fs.listdir(path)):
+            names = sorted(fs.listdir(path))
+            lines, size = [], 0
+            for i, n in enumerate(names):
                 st = fs.lstat(posixpath.join(path, n))
-                lines.append(f"{n}/" if st.is_dir else f"{n}\t{st.size}")
+                line = f"{n}/" if st.is_dir else f"{n}\t{st.size}"
+                size += len(line) + 1
+                if size > cap:  # cut as read_file's text is: a directory may hold millions of names
+                    lines.append(f"[… {len(names) - i:,} more entries not shown …]")
+                    break
+                lines.append(line)
         except FsError as e:
             raise ToolInputError(f"{path}: {strerror(e.code)}") from None
         return "\n".join(lines) if lines else "(empty directory)"

@@ -77,6 +77,32 @@ def spec_from(sh: Shell, opts: BuiltinOpts, name: str) -> dict[str, list[str]] |
     return spec
 
 
+def spec_ok(spec: object, text_limit: int) -> bool:
+    """Whether `spec` is one `spec_from` makes (a snapshot's completions are restored only then:
+    `complete -p` would fail on an action name it does not know)."""
+    if (
+        not isinstance(spec, dict)
+        or not isinstance(spec.get("A"), list)
+        or not isinstance(spec.get("o"), list)
+    ):
+        return False
+    if any(not isinstance(a, str) or a not in ACTION_NAMES for a in spec["A"]) or len(spec["A"]) > 64:
+        return False
+    if any(not isinstance(o, str) or o not in COMP_OPTIONS for o in spec["o"]) or len(spec["o"]) > 64:
+        return False
+    return all(
+        k in ("A", "o")
+        or (
+            k in _ARGS + ("F",)
+            and isinstance(v, list)
+            and len(v) == 1
+            and isinstance(v[0], str)
+            and len(v[0]) <= text_limit
+        )
+        for k, v in spec.items()
+    )
+
+
 def _line(name: str, spec: dict[str, list[str]]) -> str:
     words = ["complete"]
     words += [f"-o {o}" for o in COMP_OPTIONS if o in spec["o"]]

@@ -19,8 +19,9 @@ import time
 import zlib
 from collections.abc import Callable
 
+from ..builtins.complete import spec_ok
 from ..interp.executor import hashed_entry_ok
-from ..interp.state import AliasTable
+from ..interp.state import AliasTable, CompletionTable
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, EXPORT, READONLY, Var, value_size
 from ..syntax import ast as A
@@ -430,6 +431,11 @@ def _apply_shell(session: Session, doc: object) -> None:
         check_str(n, "hash table name", 4096)
         for n in check_list(shell.get("hash_dotted", []), "hash table names", 10_000)
     ]
+    completions: dict[str, dict[str, list[str]]] = {}
+    for cname, spec in check_dict(shell.get("completions", {}), "completions", count_limit).items():
+        if not cname or len(cname) > text_limit or not spec_ok(spec, text_limit):
+            raise SnapshotError(f"completion {cname[:40]!r}: not one complete makes")
+        completions[cname] = {o: list(w) for o, w in spec.items()}  # type: ignore[attr-defined]
     cwd = check_str(shell.get("cwd"), "cwd", 4096)
     umask = check_int(shell.get("umask", 0o022), "umask", 0, 0o777)
     last_status = check_int(shell.get("last_status", 0), "last status", 0, 255)
@@ -458,9 +464,11 @@ def _apply_shell(session: Session, doc: object) -> None:
         for n in check_list(shell.get("unspecial", []), "unset dynamic variables", 64)
     }
     size = sum(value_size(v.value) + 160 for v in new_vars.values()) + sum(len(f.text) * 4 for f, _ in funcs)
-    if size > lim.max_session_memory:
+    # (the completions are charged as the table adopts them)
+    table_size = sum(CompletionTable.cost(k, v) for k, v in completions.items())
+    if size + table_size > lim.max_session_memory:
         raise SnapshotError(
-            f"the snapshot's shell state ({size} bytes) is over this sandbox's max_session_memory"
+            f"the snapshot's shell state ({size + table_size} bytes) is over this sandbox's max_session_memory"
         )
     if not _is_dir(bash, cwd):
         raise SnapshotError(f"cwd {cwd[:80]}: not a directory in the restored filesystem")
@@ -496,6 +504,9 @@ def _apply_shell(session: Session, doc: object) -> None:
             state.func_sources[node.name] = (src[0], src[1])
     state.aliases = AliasTable(aliases)
     state.aliases.adopt(state.vars.acct)
+    state.completions.clear()
+    state.completions = CompletionTable(completions)
+    state.completions.adopt(state.vars.acct)
     state.traps.clear()
     state.traps.update(traps)
     state.opts.update({k: bool(v) for k, v in opts.items() if k in state.opts})

@@ -1,0 +1,114 @@
+"""Attack round 21: last round's leftovers (T-MCP-6, T-TEN-7).
+
+Fell and fixed: MCP `list_dir` returned every entry of a directory however many (10,000 entries:
+~39,000 characters under `max_output_chars=1000`); it now stops at `max_output_chars` and says how
+many entries it left out, without a stat for each of them.
+
+Fell and fixed: `clean_text` re-encoded a string holding a lone surrogate whole with
+`surrogatepass`, so an escaped byte in the same string (U+DCFF, the byte FF) became three bytes
+(ED B3 BF). Each surrogate is now taken on its own.
+
+Fell and fixed: a session snapshot saved `complete` specifications but restore dropped them; they
+are now restored, checked (an action name `complete -p` does not know is refused, not a
+traceback later) and charged (to the account, and within `max_session_memory`).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+
+import pytest
+
+from sandbash import Bash, Limits
+from sandbash.api import clean_text
+from sandbash.sessions.errors import SnapshotError
+from sandbash.sessions.snapshot import MAGIC, VERSION
+
+
+def test_list_dir_is_cut_to_max_output_chars() -> None:
+    from sandbash.agent.mcp_server import ServerConfig, _Calls, build_tool
+
+    tool = build_tool(ServerConfig(max_output_chars=1000))
+    tool.bash.exec("mkdir -p /tmp/d && cd /tmp/d && for ((i=0;i<5000;i++)); do : > f$i; done")
+    out = _Calls(tool).list_dir({"path": "/tmp/d"}, "local")
+    lines = out.splitlines()
+    assert len(out) < 1100, len(out)
+    assert (
+        lines[0] == "f0\t0"
+        and lines[-1].startswith("[… ")
+        and lines[-1].endswith(" more entries not shown …]")
+    )
+    shown = len(lines) - 1
+    assert lines[-1] == f"[… {5000 - shown:,} more entries not shown …]"
+    small = _Calls(tool).list_dir({"path": "/tmp"}, "local")
+    assert small == "d/"
+
+
+@pytest.mark.parametrize(
+    ("text", "raw"),
+    [
+        ("\ud800\udcff", b"\xed\xa0\x80\xff"),
+        ("\udcff\udfff", b"\xff\xed\xbf\xbf"),
+        ("a\udc80b\ud83d\ude00", b"a\x80b\xed\xa0\xbd\xed\xb8\x80"),
+        ("\udcffonly escaped", b"\xffonly escaped"),
+    ],
+)
+def test_clean_text_keeps_escaped_bytes_next_to_lone_surrogates(text: str, raw: bytes) -> None:
+    assert clean_text(text).encode("utf-8", "surrogateescape") == raw
+    got = Bash().exec('printf %s "$1" | od -An -tx1', args=[text]).stdout.split()
+    assert bytes(int(h, 16) for h in got) == raw
+
+
+def _doc(data: bytes) -> dict:
+    return json.loads(zlib.decompress(data[len(MAGIC) + 1 :]))
+
+
+def _pack(doc: dict) -> bytes:
+    return MAGIC + bytes([VERSION]) + zlib.compress(json.dumps(doc).encode())
+
+
+def test_snapshot_restores_completions() -> None:
+    bash = Bash()
+    one = bash.session()
+    one.exec("complete -W 'alpha beta' -o nospace git; complete -F _f -A function x; complete -E -d")
+    want = one.exec("complete -p").stdout
+    assert want.count("\n") == 3
+    two = bash.restore(one.snapshot())  # type: ignore[attr-defined]
+    assert two.exec("complete -p").stdout == want
+    assert two.exec("complete -r git; complete -p git").exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"A": ["nosuchaction"], "o": []},
+        {"A": [], "o": ["nosuchoption"]},
+        {"A": [], "o": [], "W": ["a", "b"]},
+        {"A": [], "o": [], "Z": ["x"]},
+        {"A": "file", "o": []},
+        {"o": []},
+        ["A"],
+    ],
+)
+def test_snapshot_completion_not_made_by_complete_is_refused(spec: object) -> None:
+    bash = Bash()
+    one = bash.session()
+    one.exec("complete -W w c")
+    doc = _doc(one.snapshot())  # type: ignore[attr-defined]
+    doc["shell"]["completions"]["c"] = spec
+    with pytest.raises(SnapshotError, match="completion 'c': not one complete makes"):
+        bash.restore(_pack(doc))  # type: ignore[attr-defined]
+
+
+def test_snapshot_completions_count_towards_max_session_memory() -> None:
+    bash = Bash(limits=Limits(max_session_memory=1 << 20))
+    one = bash.session()
+    doc = _doc(one.snapshot())  # type: ignore[attr-defined]
+    word = "w" * 200_000
+    doc["shell"]["completions"] = {f"c{i}": {"A": [], "o": [], "W": [word]} for i in range(8)}
+    with pytest.raises(SnapshotError, match="max_session_memory"):
+        bash.restore(_pack(doc))  # type: ignore[attr-defined]
+    doc["shell"]["completions"] = {"c0": {"A": [], "o": [], "W": [word]}}
+    two = bash.restore(_pack(doc))  # type: ignore[attr-defined]
+    assert two.shell.state.vars.acct.held >= 200_000
