@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +113,32 @@ def test_snapshot_completions_count_towards_max_session_memory() -> None:
     doc["shell"]["completions"] = {"c0": {"A": [], "o": [], "W": [word]}}
     two = bash.restore(_pack(doc))  # type: ignore[attr-defined]
     assert two.shell.state.vars.acct.held >= 200_000
+
+
+# Fell and fixed (T-FS-10): host mode's `df PATH` took statvfs of the host path as given, so a host
+# link inside a grant leading out of it (`root -> /`, `up -> ../..`), which every file command
+# refuses (EACCES), told whether any host file exists (`df g/root/etc/shadow`: a table, or `No
+# such file or directory`) and which directories are procfs (0 blocks). df now resolves the path
+# in the sandbox first and measures its canonical path.
+def test_host_df_does_not_follow_a_link_out_of_its_grant(tmp_path: Path) -> None:
+    from sandbash.host import HostAccess
+
+    grant, outside = tmp_path / "g", tmp_path / "outside"
+    (grant / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "there").write_text("x")
+    (grant / "f").write_text("f")
+    (grant / "root").symlink_to("/")
+    (grant / "up").symlink_to("../..")
+    (grant / "out").symlink_to(outside)
+    bash = Bash(host=HostAccess(paths=[str(grant)]))
+    g = str(grant)
+    for tail in ("root/proc/1", "root/etc", "up", "out/there", "out/missing", "root/no/such"):
+        r = bash.exec(f"df {g}/{tail}")
+        assert (r.exit_code, r.stderr) == (1, f"df: {g}/{tail}: Permission denied\n"), tail
+        assert r.stdout.count("\n") == 1, tail  # the heading only
+    for tail in ("", "/f", "/sub"):
+        r = bash.exec(f"df {g}{tail}")
+        assert r.exit_code == 0 and r.stdout.splitlines()[1].endswith(f" {g}"), (tail, r)
+    r = bash.exec(f"df {g}/missing /etc")
+    assert r.stderr == f"df: {g}/missing: No such file or directory\ndf: /etc: not under a granted path\n"

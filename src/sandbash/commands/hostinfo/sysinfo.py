@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from ...vfs.base import normpath
+from ...vfs.errors import FsError
 from ..context import Ctx
 from ..record import Effects, declare
 from .common import Flag, fail, host, parse_flags, procfs
@@ -154,15 +155,26 @@ def host_df(ctx: Ctx) -> int:
         else ("Size  Used Avail Use%" if opts.on("human-readable") else "1K-blocks      Used Available Use%")
     )
     ctx.out(f"{'Filesystem':<20} {head} Mounted on\n")
+    by_length = sorted(roots, key=len, reverse=True)
     for path in targets:
-        root = next((r for r in sorted(roots, key=len, reverse=True) if _under(path, r)), None)
-        usage = fs.disk_usage(path) if root is not None else None
+        root = next((r for r in by_length if _under(path, r)), None)
+        if root is None:
+            ctx.error(f"{path}: not under a granted path")
+            status = 1
+            continue
+        try:
+            # the sandbox's view first: a host link in the grant leading out of it is refused
+            # there (EACCES), so statvfs never follows one to tell what lies outside (that a
+            # host file exists, that a directory is procfs)
+            canon = ctx.fs.realpath(path)
+        except FsError as e:
+            ctx.fs_error(e, path)
+            status = 1
+            continue
+        root = next((r for r in by_length if _under(canon, r)), None)
+        usage = fs.disk_usage(canon) if root is not None else None
         if usage is None or root is None:
-            ctx.error(
-                f"{path}: No such file or directory"
-                if root is not None
-                else f"{path}: not under a granted path"
-            )
+            ctx.error(f"{path}: No such file or directory")
             status = 1
             continue
         if inodes:
