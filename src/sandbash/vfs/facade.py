@@ -100,7 +100,7 @@ class FileStream(Stream):
 
     def seek_start(self) -> None:
         self.handle.seek(0)
-        self._rbuf = b""
+        self._drop_read_ahead()
 
     def close(self) -> None:
         self.handle.close()
