@@ -142,3 +142,36 @@ def test_host_df_does_not_follow_a_link_out_of_its_grant(tmp_path: Path) -> None
         assert r.exit_code == 0 and r.stdout.splitlines()[1].endswith(f" {g}"), (tail, r)
     r = bash.exec(f"df {g}/missing /etc")
     assert r.stderr == f"df: {g}/missing: No such file or directory\ndf: /etc: not under a granted path\n"
+
+
+# Fell and fixed (T-CMD-7): `sudo` handed the embedder's elevation callback the run's whole
+# environment, and the static check judged the words under it. `PATH=/grant:$PATH sudo cat f`,
+# after the run wrote an executable `cat` into a `:rw` host grant, was allowed as `cat` and gave
+# the privileged helper a PATH leading to that script (also LD_PRELOAD, BASH_ENV). The elevated
+# command now gets sudo's reset environment (secure PATH, terminal and locale variables only).
+def test_sudo_hands_over_a_reset_environment(tmp_path: Path) -> None:
+    from sandbash.host import ElevationRequest, ElevationResult, HostAccess
+    from sandbash.host.elevation import SECURE_PATH
+    from sandbash.policy import Policy
+
+    grant = tmp_path / "rw"
+    grant.mkdir()
+    calls: list[ElevationRequest] = []
+
+    def elevate(req: ElevationRequest) -> ElevationResult:
+        calls.append(req)
+        return ElevationResult(0, b"done\n")
+
+    bash = Bash(
+        host=HostAccess(paths=[f"{grant}:rw"], elevatable_commands=["cat"], elevate=elevate),
+        policy=Policy(mode="remediation"),
+    )
+    r = bash.exec(
+        f"printf '#!/bin/sh\\nid\\n' > {grant}/cat; chmod +x {grant}/cat; export PATH={grant}:$PATH "
+        f"LD_PRELOAD={grant}/x.so BASH_ENV={grant}/env SECRET=s TERM=xterm LC_ALL=../../x; "
+        "LANG=C.UTF-8 sudo cat /etc/hostname"
+    )
+    assert (r.exit_code, r.stdout) == (0, "done\n"), r
+    assert [(c.argv, dict(c.env)) for c in calls] == [
+        (("cat", "/etc/hostname"), {"PATH": SECURE_PATH, "TERM": "xterm", "LANG": "C.UTF-8"})
+    ]

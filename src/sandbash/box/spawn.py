@@ -19,10 +19,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TypeVar
 
+from ..host.elevation import SECURE_PATH as HOST_PATH
 from ..limits import Cancelled, DeadlineExpired, LimitExceeded
 from .config import ToolTable
 
-HOST_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 CHUNK = 64 * 1024
 T = TypeVar("T")
 # the program's own installation and the /etc files programs expect (read-only)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from ...host.elevation import ElevationRefused, ElevationRequest
+from ...host.elevation import ElevationRefused, ElevationRequest, elevated_env
 from ...host.services import SERVICE_ACTIONS, SERVICE_WRITES, ServiceError, ServiceStatus, UnitNotFound
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec
@@ -140,14 +140,15 @@ def cmd_sudo(ctx: Ctx) -> int:
             ctx, f"option '{args[0]}' is not supported (sudo is an elevation marker: sudo COMMAND [ARG]...)"
         )
     name = args[0]
-    decision = _gate(ctx).elevation(args, ctx.cwd, ctx.env)
+    env = elevated_env(ctx.env)  # judged and handed over as sudo would run it
+    decision = _gate(ctx).elevation(args, ctx.cwd, env)
     if not decision.allowed:
         ctx.error(f"{name}: {decision.reason} [policy: {decision.rule}]")
         return 126
     elevate = host(ctx).elevate
     if elevate is None:
         raise fail(ctx, "elevation is not configured (no elevation callback)")
-    request = ElevationRequest(tuple(args), ctx.cwd, dict(ctx.env))
+    request = ElevationRequest(tuple(args), ctx.cwd, env)
     try:
         result = elevate(request)
     except ElevationRefused as e:
