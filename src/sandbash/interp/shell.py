@@ -286,8 +286,6 @@ class Shell:
         defaults = {
             "IFS": " \t\n",
             "PS4": "+ ",  # (PS1 and PS2 are set by interactive shells only)
-            "OPTIND": "1",
-            "OPTERR": "1",
             "BASH": "/bin/bash",
             "BASH_VERSION": "5.2.15(1)-release",
             "HOSTNAME": ident.hostname,
@@ -302,6 +300,10 @@ class Shell:
         for name, value in defaults.items():
             if name not in scope:
                 scope[name] = Var(value, 0)
+        # getopts' two start at 1 whatever the environment said (bash's getopts_reset), exported
+        # when they came from it; OPTIND is an integer
+        for name, attrs in (("OPTIND", INTEGER), ("OPTERR", 0)):
+            scope[name] = Var("1", attrs | (EXPORT if name in env else 0))
         if "PATH" not in scope:
             # bash's compiled-in default when its environment has no PATH (`env -i bash`), not exported
             scope["PATH"] = Var("/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.", 0)

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 _DYNAMIC = frozenset(
     {
         "BASH_ARGV0",
+        "HISTCMD",
         "RANDOM",
         "SRANDOM",
         "SECONDS",
@@ -125,7 +126,7 @@ _LISTED_WITH_VALUE = frozenset(
     }
 )
 
-_READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
+_READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS"})
 # the option lists every shell stores as readonly variables without a value (Shell.init_variables):
 # their value is computed as they are read, their attributes (exported) are the stored variable's
 OPTION_VARS = frozenset({"SHELLOPTS", "BASHOPTS"})
@@ -134,7 +135,17 @@ _NOASSIGN = NOASSIGN
 # dynamic variables that stay dynamic when assigned (the value seeds or offsets them, or is
 # ignored), until `unset` takes their special meaning away for good, as in bash
 _STAYS_DYNAMIC = frozenset(
-    {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_ARGV0"}
+    {
+        "RANDOM",
+        "SRANDOM",
+        "SECONDS",
+        "LINENO",
+        "BASHPID",
+        "EPOCHSECONDS",
+        "EPOCHREALTIME",
+        "BASH_ARGV0",
+        "HISTCMD",
+    }
 )
 # the names whose assigned variable lookup still reads as the shell's value (PIPESTATUS: while
 # it is an indexed array, which bash overwrites after each command; `_`, which bash's
@@ -289,7 +300,13 @@ class Variables:
         if name == "BASH_SUBSHELL":
             return Var(str(st.subshell))
         if name == "GROUPS":
-            return Var(IndexedArray([str(rt.identity.gid)]), ARRAY | READONLY)
+            # (not readonly: bash ignores an assignment to it, att_noassign)
+            return Var(IndexedArray([str(rt.identity.gid)]), ARRAY)
+        if name == "HISTCMD":
+            # bash's get_histcmd: 0 while history is off, else the current command's number less
+            # the one being executed (at least 1)
+            number = max(1, st.history_base + len(st.history) - 2) if st.opts["history"] else 0
+            return Var(str(number), INTEGER)
         if name == "DIRSTACK":
             return Var(IndexedArray([self.state.fs.cwd] + list(st.dirstack)), ARRAY)
         if name == "SHELLOPTS":
@@ -369,7 +386,7 @@ class Variables:
         """FUNCNAME, BASH_SOURCE and BASH_LINENO: innermost call first. FUNCNAME is empty
         outside functions (bash keeps it invisible there; `caller` still sees it)."""
         if name == "FUNCNAME" and not self.state.frames:
-            return Var(IndexedArray(), ARRAY)
+            return Var(None, ARRAY)  # (declared without a value: `declare -p` shows no `=()`)
         k = ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO").index(name)
         return Var(IndexedArray([entry[k] for entry in self.call_stack()]), ARRAY)
 
