@@ -85,7 +85,7 @@ def path_programs(sh: Shell, prefix: str) -> list[str]:
         for name in entries:
             if name.startswith(prefix):
                 st = fs.try_stat((d or ".").rstrip("/") + "/" + name)
-                if st is not None and st.is_file and st.perm & 0o111:
+                if st is not None and st.is_program:
                     found.append(name)
     return found
 

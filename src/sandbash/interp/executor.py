@@ -885,7 +885,7 @@ class Executor:
             return None
         stat = self.state.fs.try_stat(candidate)
         if stat is not None and not stat.is_dir:
-            if stat.is_file and stat.mode & 0o111:
+            if stat.is_program:
                 return "script", candidate
             if losing is not None and not losing:
                 losing.append(candidate)
@@ -927,7 +927,7 @@ class Executor:
         """Whether the file at `path` has an execute bit (posix mode and checkhash hash only such
         a file: findcmd.c's search_for_command)."""
         stat = self.state.fs.try_stat(path)
-        return stat is not None and bool(stat.mode & 0o111)
+        return stat is not None and stat.is_program
 
     def _builtin_command(self, name: str) -> bool:
         """A command of the table that exists in this sandbox (curl and wget

@@ -84,6 +84,12 @@ class Stat:
         return (self.mode & S_IFMT) == S_IFCHR
 
     @property
+    def is_program(self) -> bool:
+        """A regular file with an execute bit: what a PATH search runs, what `hash`, `type -a`,
+        `which` and completion list (execve refuses a directory or a device even with the bit)."""
+        return (self.mode & S_IFMT) == S_IFREG and bool(self.mode & 0o111)
+
+    @property
     def perm(self) -> int:
         return self.mode & 0o7777
 

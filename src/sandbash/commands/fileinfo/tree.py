@@ -427,7 +427,7 @@ class Tree:
             return "|"
         if kind == 0o140000:
             return "="
-        if st.is_file and st.mode & 0o111:
+        if st.is_program:
             return "*"
         return ""
 

@@ -114,7 +114,7 @@ def program_at(ctx: Ctx, path: str, cwd: str | None = None) -> str | None:
     if ctx.find_program(where) is None:
         return None
     st = ctx.fs.try_stat(where)
-    if st is not None and not (st.is_file and st.perm & 0o111):
+    if st is not None and not st.is_program:
         return None
     return path
 
@@ -123,7 +123,7 @@ def _not_executable(ctx: Ctx, path: str) -> bool:
     """Whether a PATH search's answer is a file without execute permission (the shell's search
     falls back to one when no directory has an executable: Executor.find_command)."""
     st = ctx.fs.try_stat(path) if "/" in path else None
-    return st is not None and not st.is_dir and not st.mode & 0o111
+    return st is not None and not st.is_dir and not st.is_program
 
 
 def run_program(

@@ -312,7 +312,7 @@ def _which(ctx: Ctx, name: str, every: bool) -> list[str]:
 
 def _executable_file(ctx: Ctx, path: str) -> bool:
     st = ctx.fs.try_stat(path)
-    return st is not None and st.is_file and bool(st.perm & 0o111)
+    return st is not None and st.is_program
 
 
 # ------------------------------------------------------------ nohup, nice
