@@ -29,10 +29,6 @@ ONE_STATUS: tuple[tuple[int], ...] = tuple((status,) for status in range(256))
 TABLE_ENTRY = 160
 
 
-def _pair_cost(key: str, value: str) -> int:
-    return TABLE_ENTRY + len(key) + len(value)
-
-
 def _charge(acct: MemAccount | None, n: int) -> None:
     """What a table is about to hold (negative: gives back) to its shell's account: the account of
     the variables, so a table counts towards max_memory during a run and max_session_memory after
@@ -41,24 +37,86 @@ def _charge(acct: MemAccount | None, n: int) -> None:
         acct.add(n)
 
 
-class AliasTable(dict[str, str]):
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _V = TypeVar("_V")
+else:  # the start-up path imports no typing: at run time a table is a plain dict subclass
+    _V = object
+
+
+class ChargedTable(dict[str, _V]):
+    """A shell's table (aliases, hash table, completions) whose every entry is charged to the
+    shell's account (`acct`) as it is set and given back as it goes, by the one `cost` of an
+    entry each table defines; every way a dict changes (set, del, pop, popitem, setdefault,
+    update, |=, clear) goes through __setitem__/__delitem__ or charges itself here."""
+
+    acct: MemAccount | None = None
+
+    def cost(self, key: str, value: _V) -> int:
+        raise NotImplementedError
+
+    def total(self) -> int:
+        return sum(self.cost(k, v) for k, v in self.items())
+
+    def adopt(self, acct: MemAccount) -> None:
+        """Charge what the table holds to `acct` and every change from now on."""
+        _charge(acct, self.total())
+        self.acct = acct
+
+    def __setitem__(self, key: str, value: _V) -> None:
+        old = self.get(key)
+        _charge(self.acct, self.cost(key, value) - (0 if old is None else self.cost(key, old)))
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        value = super().pop(key)
+        _charge(self.acct, -self.cost(key, value))
+
+    def __ior__(self, other: Mapping[str, _V]) -> ChargedTable[_V]:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+    def clear(self) -> None:
+        _charge(self.acct, -self.total())
+        super().clear()
+
+    def pop(self, key: str, *default: _V | None) -> _V | None:  # type: ignore[override]
+        if key in self:
+            value = self[key]
+            del self[key]
+            return value
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[str, _V]:
+        key = next(reversed(self))
+        value = self[key]
+        del self[key]
+        return key, value
+
+    def setdefault(self, key: str, default: _V) -> _V:  # type: ignore[override]
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, *args: object, **kw: _V) -> None:  # type: ignore[override]
+        for key, value in dict(*args, **kw).items():  # type: ignore[call-overload]
+            self[key] = value
+
+
+class AliasTable(ChargedTable[str]):
     """The aliases (name -> value), with a token that every change replaces: a run-time parse of a
     substitution's text is cached on the token (aliasrun.parse_key), one object to hash where the
     table's contents were a tuple of every pair at each use. A fork's copy keeps its parent's
     token (the same contents) until either changes; tokens are never numbers, so two tables
-    changed apart never share one. Entries are charged to the shell's account (`acct`)."""
-
-    __slots__ = ("token", "acct")
+    changed apart never share one."""
 
     def __init__(self, *args: object, **kw: str) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self.token = object()
-        self.acct: MemAccount | None = None
 
-    def adopt(self, acct: MemAccount) -> None:
-        """Charge what the table holds to `acct` and every change from now on."""
-        _charge(acct, sum(_pair_cost(k, v) for k, v in self.items()))
-        self.acct = acct
+    def cost(self, key: str, value: str) -> int:
+        return TABLE_ENTRY + len(key) + len(value)
 
     def forked(self, acct: MemAccount | None = None) -> AliasTable:
         """A copy for a subshell, under the same token (its copy charged to the subshell's `acct`)."""
@@ -69,54 +127,25 @@ class AliasTable(dict[str, str]):
         return copy
 
     def __setitem__(self, key: str, value: str) -> None:
-        old = self.get(key)
-        _charge(self.acct, _pair_cost(key, value) - (0 if old is None else _pair_cost(key, old)))
-        if old != value:  # (an alias defined again as it was: a loop may do that)
+        if self.get(key) != value:  # (an alias defined again as it was: a loop may do that)
             self.token = object()
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
         self.token = object()
-        value = super().pop(key)
-        _charge(self.acct, -_pair_cost(key, value))
-
-    def __ior__(self, other: Mapping[str, str]) -> AliasTable:  # type: ignore[override,misc]
-        self.update(other)
-        return self
+        super().__delitem__(key)
 
     def clear(self) -> None:
         self.token = object()
-        _charge(self.acct, -sum(_pair_cost(k, v) for k, v in self.items()))
         super().clear()
 
-    def pop(self, key: str, *default: str) -> str:  # type: ignore[override]
-        if key in self:
-            value = self[key]
-            del self[key]
-            return value
-        return super().pop(key, *default)
 
-    def popitem(self) -> tuple[str, str]:
-        key = next(reversed(self))
-        return key, self.pop(key)
-
-    def setdefault(self, key: str, default: str) -> str:  # type: ignore[override]
-        if key not in self:
-            self[key] = default
-        return self[key]
-
-    def update(self, *args: object, **kw: str) -> None:  # type: ignore[override]
-        for key, value in dict(*args, **kw).items():  # type: ignore[arg-type]
-            self[key] = value
-
-
-class HashTable(dict[str, str]):
+class HashTable(ChargedTable[str]):
     """The command hash table (name -> "kind:path"). Like bash's it exists from its first entry on:
-    `hash -d NAME` in a shell that never hashed anything is not an error. Entries are charged to
-    the shell's account (`acct`, with their hit counts)."""
+    `hash -d NAME` in a shell that never hashed anything is not an error. Entries are charged with
+    their hit counts."""
 
     created = False
-    acct: MemAccount | None = None
     # bash's times_found: 0 for an entry `hash`, `hash -p` or BASH_CMDS made; a command run
     # through the table counts each run (the run that searched PATH and made it is the first)
     hits: dict[str, int] | None = None
@@ -124,44 +153,25 @@ class HashTable(dict[str, str]):
     # HASH_CHKDOT, an executable ./NAME made since runs instead (Executor.hashed_now)
     dotted: set[str] | None = None
 
-    def adopt(self, acct: MemAccount) -> None:
-        """Charge what the table holds to `acct` and every change from now on."""
-        _charge(acct, sum(_pair_cost(k, v) for k, v in self.items()))
-        self.acct = acct
+    def cost(self, key: str, value: str) -> int:
+        return TABLE_ENTRY + len(key) + len(value)
 
     def __setitem__(self, key: str, value: str) -> None:
-        old = self.get(key)
-        _charge(self.acct, _pair_cost(key, value) - (0 if old is None else _pair_cost(key, old)))
         self.created = True
         super().__setitem__(key, value)
         self._hits()[key] = 0
         if self.dotted:
             self.dotted.discard(key)  # (`hash -p`, BASH_CMDS: no search made it)
 
-    def setdefault(self, key: str, default: str) -> str:  # type: ignore[override]
+    def setdefault(self, key: str, default: str) -> str:
         """A command about to run: its entry, made now (its first hit) if it has none."""
         self.created = True
         if key not in self:
-            _charge(self.acct, _pair_cost(key, default))
+            super().__setitem__(key, default)
             self._hits()[key] = 1
             if self.dotted:
                 self.dotted.discard(key)
-        return super().setdefault(key, default)
-
-    def __delitem__(self, key: str) -> None:
-        value = super().pop(key)
-        _charge(self.acct, -_pair_cost(key, value))
-
-    def pop(self, key: str, *default: str) -> str:  # type: ignore[override]
-        if key in self:
-            value = self[key]
-            del self[key]
-            return value
-        return super().pop(key, *default)
-
-    def clear(self) -> None:
-        _charge(self.acct, -sum(_pair_cost(k, v) for k, v in self.items()))
-        super().clear()
+        return self[key]
 
     def mark_dot(self, key: str) -> None:
         if self.dotted is None:
@@ -178,7 +188,7 @@ class HashTable(dict[str, str]):
             self.hits = {}
         return self.hits
 
-    def copy(self, acct: MemAccount | None = None) -> HashTable:
+    def copy(self, acct: MemAccount | None = None) -> HashTable:  # type: ignore[override]
         """A subshell's copy, charged to its `acct`."""
         _charge(acct, COPIED_ENTRY * len(self))
         new = HashTable(self)
@@ -191,51 +201,23 @@ class HashTable(dict[str, str]):
         return new
 
 
-class CompletionTable(dict[str, dict[str, list[str]]]):
-    """`complete`'s specifications (name -> option -> values), charged to the shell's account
-    (`acct`) as they are defined. (compopt changes a spec's few options in place, uncharged.)"""
+class CompletionTable(ChargedTable[dict[str, list[str]]]):
+    """`complete`'s specifications (name -> option -> values). (compopt changes a spec's few
+    options in place, uncharged.)"""
 
-    acct: MemAccount | None = None
-
-    @staticmethod
-    def cost(name: str, spec: Mapping[str, Sequence[str]]) -> int:
+    def cost(self, key: str, value: Mapping[str, Sequence[str]]) -> int:
         return (
             TABLE_ENTRY
-            + len(name)
-            + sum(TABLE_ENTRY + sum(COPIED_ENTRY + len(w) for w in words) for words in spec.values())
+            + len(key)
+            + sum(TABLE_ENTRY + sum(COPIED_ENTRY + len(w) for w in words) for words in value.values())
         )
-
-    def adopt(self, acct: MemAccount) -> None:
-        """Charge what the table holds to `acct` and every change from now on."""
-        _charge(acct, sum(self.cost(k, v) for k, v in self.items()))
-        self.acct = acct
 
     def forked(self, acct: MemAccount | None) -> CompletionTable:
         """A subshell's copy (its own lists), charged to its `acct`."""
-        _charge(acct, sum(self.cost(k, v) for k, v in self.items()))
+        _charge(acct, self.total())
         new = CompletionTable({k: {o: list(v) for o, v in spec.items()} for k, spec in self.items()})
         new.acct = acct
         return new
-
-    def __setitem__(self, name: str, spec: dict[str, list[str]]) -> None:
-        old = self.get(name)
-        _charge(self.acct, self.cost(name, spec) - (0 if old is None else self.cost(name, old)))
-        super().__setitem__(name, spec)
-
-    def __delitem__(self, name: str) -> None:
-        spec = super().pop(name)
-        _charge(self.acct, -self.cost(name, spec))
-
-    def pop(self, name: str, *default: dict[str, list[str]] | None) -> dict[str, list[str]] | None:  # type: ignore[override]
-        if name in self:
-            spec = self[name]
-            del self[name]
-            return spec
-        return super().pop(name, *default)  # type: ignore[arg-type]
-
-    def clear(self) -> None:
-        _charge(self.acct, -sum(self.cost(k, v) for k, v in self.items()))
-        super().clear()
 
 
 SET_OPTIONS: dict[str, bool] = {
