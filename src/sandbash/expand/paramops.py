@@ -12,6 +12,7 @@ from ..shvars.vars import ATTR_LETTERS, CAPITALIZE, INTEGER, LOWER, NAMEREF, UPP
 from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
+from ..syntax.lexer import tilde_prefix
 from . import casemap
 from .arith import ArithError
 from .arithwords import literal_fn
@@ -213,6 +214,10 @@ def test_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_
         # split at IFS, never globbed) and joins them with spaces: `"${u?$*}"` and `${u?$x}`
         # with x=p,q are `p q` under IFS=,; a word that expands to nothing (`${u?$e}`,
         # `${u?""}`) is an empty message, not the default one
+        first = word.parts[0]
+        if type(first) is A.Lit and first.text[:1] == "~":
+            # a leading tilde is expanded there inside double quotes too: `"${u?~}"` says $HOME
+            word = A.Word(tuple(tilde_prefix(list(word.parts))), word.line, word.text, word.col)
         glob_off, ex._glob_off = ex._glob_off, True
         try:
             msg = ex.spaced(lambda: " ".join(ex.word(word)))  # ("${!a[@]}" in v=...: spaces too)
