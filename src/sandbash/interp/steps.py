@@ -455,32 +455,30 @@ def _arith_scalar() -> Step:
     return Step("scalar", text, ("name", "set_var", "store", "assign_fn"), " and assignment_changed(st)")
 
 
+def _lone_param(word: A.Word | None) -> str | None:
+    """The name of a word that is only `$NAME` or `"$NAME"` (no operator, subscript or prefix)."""
+    if word is None or len(word.parts) != 1:
+        return None
+    p = word.parts[0]
+    if type(p) is A.DQ and len(p.parts) == 1:
+        p = p.parts[0]
+    if type(p) is not A.Param or p.op is not None or p.sub is not None or p.prefix or p.names_suffix:
+        return None
+    return p.name
+
+
 def positional(word: A.Word | None) -> int | None:
     """N when the word is `$N` or `"$N"` (1-9, no operator): what param_fn plans as a positional
     index (fastparam.py) for a whole value."""
-    if word is None or len(word.parts) != 1:
-        return None
-    p = word.parts[0]
-    if type(p) is A.DQ and len(p.parts) == 1:
-        p = p.parts[0]
-    if type(p) is not A.Param or p.op is not None or p.sub is not None or p.prefix or p.names_suffix:
-        return None
-    name = p.name
-    return int(name) if len(name) == 1 and "1" <= name <= "9" else None
+    name = _lone_param(word)
+    return int(name) if name is not None and len(name) == 1 and "1" <= name <= "9" else None
 
 
 def plain_name(word: A.Word | None) -> str | None:
-    """NAME when the word is `$NAME` or `"$NAME"` (no operator, subscript or prefix) of a name
-    whose value is read as it is stored (not special: NOT_PLAIN)."""
-    if word is None or len(word.parts) != 1:
-        return None
-    p = word.parts[0]
-    if type(p) is A.DQ and len(p.parts) == 1:
-        p = p.parts[0]
-    if type(p) is not A.Param or p.op is not None or p.sub is not None or p.prefix or p.names_suffix:
-        return None
-    name = p.name
-    return name if valid_name(name) and name not in NOT_PLAIN else None
+    """NAME when the word is `$NAME` or `"$NAME"` of a name whose value is read as it is stored
+    (not special: NOT_PLAIN)."""
+    name = _lone_param(word)
+    return name if name is not None and valid_name(name) and name not in NOT_PLAIN else None
 
 
 def value_how(word: A.Word | None) -> tuple[str | None, int | None]:

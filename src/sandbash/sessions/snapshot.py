@@ -431,7 +431,7 @@ def _apply_shell(session: Session, doc: object) -> None:
         check_str(n, "hash table name", 4096)
         for n in check_list(shell.get("hash_dotted", []), "hash table names", 10_000)
     ]
-    completions: dict[str, dict[str, list[str]]] = {}
+    completions = CompletionTable()  # (charged when adopted below)
     for cname, spec in check_dict(shell.get("completions", {}), "completions", count_limit).items():
         if not cname or len(cname) > text_limit or not spec_ok(spec, text_limit):
             raise SnapshotError(f"completion {cname[:40]!r}: not one complete makes")
@@ -465,7 +465,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     }
     size = sum(value_size(v.value) + 160 for v in new_vars.values()) + sum(len(f.text) * 4 for f, _ in funcs)
     # (the completions are charged as the table adopts them)
-    table_size = sum(CompletionTable.cost(k, v) for k, v in completions.items())
+    table_size = completions.total()
     if size + table_size > lim.max_session_memory:
         raise SnapshotError(
             f"the snapshot's shell state ({size + table_size} bytes) is over this sandbox's max_session_memory"
@@ -505,7 +505,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.aliases = AliasTable(aliases)
     state.aliases.adopt(state.vars.acct)
     state.completions.clear()
-    state.completions = CompletionTable(completions)
+    state.completions = completions
     state.completions.adopt(state.vars.acct)
     state.traps.clear()
     state.traps.update(traps)
