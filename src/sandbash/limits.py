@@ -387,6 +387,7 @@ class Budget:
         "failure",
         "script_over",
         "command_stop",
+        "work_stop",
     )
 
     def __init__(self, limits: Limits, cancel: CancelToken | None = None, clock: float | None = None) -> None:
@@ -400,6 +401,9 @@ class Budget:
         # 64 commands) or the first command past max_command_count, whichever comes first
         self.command_stop = min(64, limits.max_command_count + 1)
         self.work = 0
+        # the `work` at which work_slow runs, for a unit charged inline (`work += 1`): 64 units
+        # after the clock was last read for them or the first past max_work, whichever comes first
+        self.work_stop = min(64, limits.max_work + 1)
         self.output = 0
         self.ticks = 0  # charges since the clock was last read (LoopFrame.check adds a loop's steps here too)
         self.stopped = False
@@ -470,6 +474,17 @@ class Budget:
         if self.ticks >= 64 or work > 1000:
             self.ticks = 0
             self.check_time()
+
+    def work_slow(self) -> None:
+        """`work_stop` reached by a unit charged inline (a line read: `budget.work += 1`, then
+        work_slow() once `work_stop` is reached, checkpoint()'s guarantees at a compare a line):
+        past max_work the run ends; else read the clock."""
+        work = self.work
+        cap = self.limits.max_work
+        if work > cap:
+            raise self.limits.over(LimitKind.MAX_WORK)
+        self.work_stop = min(work + 64, cap + 1)
+        self.check_time()
 
     def command(self) -> None:
         """One more command. The compiled closures do this inline (`commands += 1`, then
@@ -562,6 +577,7 @@ class SubBudget(Budget):
         self.own_deadline = time.monotonic() + max(seconds, 0.0)
         self.deadline = min(parent.deadline, self.own_deadline)
         self.command_stop = 0  # (every command goes to command_slow: counted in the parent)
+        self.work_stop = 0  # (every unit charged inline goes to work_slow: charged to the parent)
 
     def check_time(self) -> None:
         self.parent.check_time()
@@ -574,6 +590,10 @@ class SubBudget(Budget):
         if self.ticks >= 64 or work > 1000:
             self.ticks = 0
             self.check_time()
+
+    def work_slow(self) -> None:
+        self.work -= 1  # (the unit charged inline belongs to the parent, with this deadline's check)
+        self.checkpoint()
 
     def command(self) -> None:
         self.command_slow()

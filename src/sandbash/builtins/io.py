@@ -341,6 +341,7 @@ def _read_record(
     cut = False  # a NUL read inside a character ended the value there (bash keeps a C string)
     utf8: bool | None = None  # (looked up when a record has a byte past ASCII)
     limit = sh.rt.limits.max_string_length
+    budget = sh.rt.budget
     held = 0  # the record so far, continuation lines included (`yes '\' | read x` ends)
     while True:
         if first is None:
@@ -350,7 +351,9 @@ def _read_record(
         held += len(line) + 16  # with a list slot per piece
         if held > limit:
             raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
-        sh.rt.budget.checkpoint()
+        budget.work += 1  # (Budget.checkpoint() inline: a line read)
+        if budget.work >= budget.work_stop:
+            budget.work_slow()
         if (
             not pieces
             and line.endswith(delim_b)
@@ -690,6 +693,7 @@ def _mapfile_lines(
     lines: list[str] = []
     read_count = 0
     limits = sh.rt.limits
+    budget = sh.rt.budget
     while True:
         if count and len(lines) >= count:
             break
@@ -699,7 +703,9 @@ def _mapfile_lines(
             break
         if not line:
             break
-        sh.rt.budget.checkpoint()
+        budget.work += 1  # (Budget.checkpoint() inline: a line read)
+        if budget.work >= budget.work_stop:
+            budget.work_slow()
         read_count += 1
         if read_count <= skip:
             continue

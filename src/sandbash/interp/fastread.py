@@ -234,7 +234,9 @@ def read_code(
                             and (raw or 0x5C not in line)
                             and len(line) + 16 <= limit  # (_read_record's charge of a line)
                         ):
-                            budget.checkpoint()  # (a line read, as _read_record charges it)
+                            budget.work += 1  # (a line read, as _read_record charges it)
+                            if budget.work >= budget.work_stop:
+                                budget.work_slow()
                             text = line[:-1].decode("ascii")
                             if array is None:  # (_assign_read's way for the names or REPLY, inline)
                                 if count:
