@@ -115,6 +115,23 @@ def test_snapshot_completions_count_towards_max_session_memory() -> None:
     assert two.shell.state.vars.acct.held >= 200_000
 
 
+# Fell and fixed: restore checked only variables and functions against max_session_memory; aliases
+# and hash-table entries (charged to the same account) were not, so a snapshot holding 1.6 MB of
+# aliases restored under a 1 MiB cap and the session's next call ended on max_session_memory.
+@pytest.mark.parametrize("table", ["aliases", "hashed"])
+def test_snapshot_tables_count_towards_max_session_memory(table: str) -> None:
+    bash = Bash(limits=Limits(max_session_memory=1 << 20))
+    doc = _doc(bash.session().snapshot())  # type: ignore[attr-defined]
+    value = "x" * 200_000 if table == "aliases" else "script:/usr/bin/" + "x" * 4000
+    count = 8 if table == "aliases" else 400
+    doc["shell"][table] = {f"a{i}": value for i in range(count)}
+    with pytest.raises(SnapshotError, match="max_session_memory"):
+        bash.restore(_pack(doc))  # type: ignore[attr-defined]
+    doc["shell"][table] = {f"a{i}": value for i in range(count // 4)}
+    two = bash.restore(_pack(doc))  # type: ignore[attr-defined]
+    assert two.exec("echo ok").stdout == "ok\n"
+
+
 # Fell and fixed (T-FS-10): host mode's `df PATH` took statvfs of the host path as given, so a host
 # link inside a grant leading out of it (`root -> /`, `up -> ../..`), which every file command
 # refuses (EACCES), told whether any host file exists (`df g/root/etc/shadow`: a table, or `No

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from ..builtins.complete import spec_ok
 from ..interp.executor import hashed_entry_ok
-from ..interp.state import AliasTable, CompletionTable
+from ..interp.state import AliasTable, CompletionTable, HashTable
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, EXPORT, READONLY, Var, value_size
 from ..syntax import ast as A
@@ -464,8 +464,8 @@ def _apply_shell(session: Session, doc: object) -> None:
         for n in check_list(shell.get("unspecial", []), "unset dynamic variables", 64)
     }
     size = sum(value_size(v.value) + 160 for v in new_vars.values()) + sum(len(f.text) * 4 for f, _ in funcs)
-    # (the completions are charged as the table adopts them)
-    table_size = completions.total()
+    # what the alias, hash and completion tables will charge to the account as they adopt them
+    table_size = AliasTable(aliases).total() + HashTable(hashed).total() + completions.total()
     if size + table_size > lim.max_session_memory:
         raise SnapshotError(
             f"the snapshot's shell state ({size + table_size} bytes) is over this sandbox's max_session_memory"
