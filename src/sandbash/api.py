@@ -645,11 +645,17 @@ class Session:
                 "max_session_memory", cap, result, LimitExceeded(LimitKind.MAX_SESSION_MEMORY, cap).message()
             )
 
+    @property
+    def held(self) -> int:
+        """Bytes the session keeps between runs (its variables, arrays, functions, aliases, hash
+        table and completions, as charged): what `max_session_memory` bounds."""
+        return self.shell.state.vars.held()
+
     def _drop_if_over(self) -> bool:
         """Start over with a fresh shell in the same directory when the session holds more than
         `max_session_memory` (variables, arrays and function definitions); whether it did."""
         sh = self.shell
-        if sh.state.vars.held() <= self.rt.limits.max_session_memory:
+        if self.held <= self.rt.limits.max_session_memory:
             return False
         cwd = self.cwd
         sh.state.vars.acct.close()

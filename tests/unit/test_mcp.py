@@ -338,11 +338,15 @@ def test_config_file_and_flags() -> None:
     assert cfg.cwd == "/work" and cfg.limits == {"max_loop_iterations": 500, "timeout": 20}
     assert cfg.build_limits().timeout == 20 and cfg.allow_urls == ["https://api.example.com/"]
     assert cfg.token == TOKEN and cfg.allowed_hosts == ["a.example:*"]
-    cfg = ServerConfig.from_toml("[sandbox]\nmax_sessions = 3\nsession_idle_timeout = 60\n")
+    cfg = ServerConfig.from_toml(
+        "[sandbox]\nmax_sessions = 3\nsession_idle_timeout = 60\nmax_sessions_memory = 5000000\n"
+    )
     tool = build_tool(cfg)
-    assert tool.max_sessions == 3 and tool.session_idle_timeout == 60
-    cfg = config_from_args(["--max-sessions", "5", "--session-idle-timeout", "9"], lambda p: "", {})
-    assert (cfg.max_sessions, cfg.session_idle_timeout) == (5, 9)
+    assert tool.max_sessions == 3 and tool.session_idle_timeout == 60 and tool.max_sessions_memory == 5000000
+    args = ["--max-sessions", "5", "--session-idle-timeout", "9", "--max-sessions-memory", "7000000"]
+    cfg = config_from_args(args, lambda p: "", {})
+    assert (cfg.max_sessions, cfg.session_idle_timeout, cfg.max_sessions_memory) == (5, 9, 7000000)
+    assert build_tool(ServerConfig()).max_sessions_memory == 1 << 30
     cfg = config_from_args(["--limit", "timeout=2m", "--limit", "max_output_size=50MB"], lambda p: "", {})
     assert cfg.build_limits().timeout == 120 and cfg.build_limits().max_output_size == 50 * 1024**2
     with pytest.raises(ValueError, match="unknown limit 'max_nope'"):

@@ -85,6 +85,30 @@ def test_the_cap_counts_every_scope() -> None:
     assert tool.sessions(scope="a") == ["2"] and tool.sessions(scope="b") == ["1", "2"]
 
 
+def test_the_kept_shells_memory_is_bounded_together() -> None:
+    """T-MCP-2: max_sessions_memory bounds what every client's shells hold together (each shell
+    alone is bounded by max_session_memory); the least recently used other shells go first, the
+    one just used stays, and a shell that holds little is not forgotten for nothing."""
+    mb = 1024 * 1024
+    tool = BashTool(max_sessions_memory=10 * mb, session_idle_timeout=None)
+    grow = "x=$(printf '%3000000s' .)"
+    for scope, sid in (("a", "1"), ("b", "1"), ("a", "2")):
+        tool.run({"command": grow, "session_id": sid}, scope=scope)
+    assert tool.sessions(scope="a") == ["1", "2"] and tool.sessions(scope="b") == ["1"]
+    tool.run({"command": "y=$x$x", "session_id": "1"}, scope="b")  # b/1 holds 9 MB: the others go
+    assert tool.sessions(scope="a") == [] and tool.sessions(scope="b") == ["1"]
+    out = tool.run({"command": "echo ${#x} ${#y}", "session_id": "1"}, scope="b")
+    assert out.stdout == "3000000 6000000\n"
+    tool.run({"command": "unset x y; small=1", "session_id": "1"}, scope="b")
+    for sid in "123":
+        tool.run({"command": "v=1", "session_id": sid}, scope="c")
+    assert tool.sessions(scope="b") == ["1"] and tool.sessions(scope="c") == ["1", "2", "3"]
+    held = sum(tool.session(sid, scope="c").held for sid in "123") + tool.session("1", scope="b").held
+    assert held < 10 * mb
+    with pytest.raises(ValueError, match="max_sessions_memory"):
+        BashTool(max_sessions_memory=0)
+
+
 def test_new_session_ids_are_unguessable() -> None:
     ids = {BashTool.new_session_id() for _ in range(2000)}
     assert len(ids) == 2000

@@ -47,6 +47,7 @@ from ..vfs.facade import FileStream, FsView
 from .tool import (
     DEFAULT_MAX_OUTPUT_CHARS,
     DEFAULT_MAX_SESSIONS,
+    DEFAULT_MAX_SESSIONS_MEMORY,
     DEFAULT_SESSION_IDLE_TIMEOUT,
     INPUT_SCHEMA,
     BashTool,
@@ -76,6 +77,8 @@ configuration file (--config FILE, TOML; every key optional; flags win):
   max_sessions = 64              shells kept for all clients (least recently used
                                  forgotten first)
   session_idle_timeout = 3600    seconds before an unused shell is forgotten
+  max_sessions_memory = 1073741824  bytes all kept shells may hold together
+                                 (least recently used forgotten first)
   [limits]                       any Limits field, e.g. max_command_count = 5000
   [network]
   allow_urls = ["https://api.example.com/"]   curl/wget reach only these prefixes
@@ -124,6 +127,7 @@ class ServerConfig:
     limits: dict[str, float] = field(default_factory=dict)
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
     max_sessions: int = DEFAULT_MAX_SESSIONS
+    max_sessions_memory: int = DEFAULT_MAX_SESSIONS_MEMORY
     session_idle_timeout: float = DEFAULT_SESSION_IDLE_TIMEOUT
     allow_urls: list[str] = field(default_factory=list)
     methods: list[str] = field(default_factory=list)
@@ -151,7 +155,15 @@ class ServerConfig:
     worker_memory: int = 2 << 30
 
     SECTIONS = {
-        "sandbox": ("cwd", "profile", "max_output_chars", "timeout", "max_sessions", "session_idle_timeout"),
+        "sandbox": (
+            "cwd",
+            "profile",
+            "max_output_chars",
+            "timeout",
+            "max_sessions",
+            "max_sessions_memory",
+            "session_idle_timeout",
+        ),
         "filesystem": ("root", "store", "mounts"),
         "server": ("transport", "host", "port", "path", "token", "allowed_hosts", "allowed_origins"),
         "network": ("allow_urls", "methods"),
@@ -247,6 +259,7 @@ def build_tool(cfg: ServerConfig) -> BashTool:
         bash,
         max_output_chars=cfg.max_output_chars,
         max_sessions=cfg.max_sessions,
+        max_sessions_memory=cfg.max_sessions_memory,
         session_idle_timeout=cfg.session_idle_timeout,
         files_note=files_note(cfg),
         store=cfg.session_store,
@@ -896,6 +909,13 @@ def _parser() -> argparse.ArgumentParser:
         "--max-sessions", type=int, help=f"shells kept for all clients (default {DEFAULT_MAX_SESSIONS})"
     )
     p.add_argument(
+        "--max-sessions-memory",
+        type=int,
+        metavar="BYTES",
+        help="what all kept shells may hold together; the least recently used are forgotten first "
+        f"(default {DEFAULT_MAX_SESSIONS_MEMORY})",
+    )
+    p.add_argument(
         "--session-idle-timeout",
         type=float,
         metavar="SECONDS",
@@ -968,6 +988,7 @@ def config_from_args(
         "stateless": args.stateless,
         "workers": args.workers,
         "max_sessions": args.max_sessions,
+        "max_sessions_memory": args.max_sessions_memory,
         "session_idle_timeout": args.session_idle_timeout,
         "token": args.token or env.get(TOKEN_ENV) or None,
     }

@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 DEFAULT_MAX_OUTPUT_CHARS = 30_000
 DEFAULT_MAX_SESSIONS = 64
+# what the kept shells may hold together (variables, arrays, functions, tables: each at most its
+# max_session_memory): without it 64 shells of 128 MiB were 8 GiB of one server
+DEFAULT_MAX_SESSIONS_MEMORY = 1 << 30
 DEFAULT_SESSION_IDLE_TIMEOUT = 3600.0  # seconds a shell may sit unused before it is forgotten
 STORE_RETRIES = 20  # store mode: times a call runs again after losing a compare-and-swap race
 TOOL_CALL = "tool.call"  # the audit event of one tool call
@@ -395,7 +398,9 @@ class BashTool:
 
     `max_sessions` bounds the shells kept (the least recently used is forgotten
     first) and `session_idle_timeout` (seconds, None for no limit) forgets a
-    shell unused for that long. `max_timeout` (seconds) is the ceiling a call's
+    shell unused for that long; `max_sessions_memory` (bytes, None for no limit) bounds what
+    the kept shells hold together: after a call, the least recently used other shells are
+    forgotten until the rest fit. `max_timeout` (seconds) is the ceiling a call's
     `timeout_ms` may raise the time limit to (default: the sandbox's own limit,
     so a call can only lower it). `max_file_bytes` caps each file of a call's
     `files`. `network_by_default=False` keeps curl and wget away unless a call
@@ -428,6 +433,7 @@ class BashTool:
         max_timeout: float | None = None,
         network_by_default: bool = True,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
+        max_sessions_memory: int | None = DEFAULT_MAX_SESSIONS_MEMORY,
         session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT,
         name: str = "bash",
         files_note: str = "",
@@ -452,6 +458,8 @@ class BashTool:
             raise ValueError("BashTool: max_sessions must be at least 1")
         if session_idle_timeout is not None and session_idle_timeout <= 0:
             raise ValueError("BashTool: session_idle_timeout must be positive (or None)")
+        if max_sessions_memory is not None and max_sessions_memory < 1:
+            raise ValueError("BashTool: max_sessions_memory must be at least 1 (or None)")
         self.bash = bash
         self.name = name
         self.files_note = files_note
@@ -461,6 +469,7 @@ class BashTool:
         self.network_by_default = network_by_default
         self.audit = audit if audit is not None else bash.audit
         self.max_sessions = max_sessions
+        self.max_sessions_memory = max_sessions_memory
         self.session_idle_timeout = session_idle_timeout
         self._clock = clock
         self._sessions: OrderedDict[SessionKey, _Slot] = OrderedDict()
@@ -502,6 +511,21 @@ class BashTool:
             if idle is None or now - slot.used < idle:
                 break
             del self._sessions[key]
+
+    def _fit_memory(self, keep: SessionKey) -> None:
+        """Forget the least recently used shells other than `keep` (the one just used) while the
+        kept shells hold more than `max_sessions_memory` together. A shell running a call when it
+        is forgotten finishes that call; its memory goes when the call ends."""
+        cap = self.max_sessions_memory
+        if cap is None:
+            return
+        with self._lock:
+            total = sum(slot.session.held for slot in self._sessions.values())
+            for key in list(self._sessions):
+                if total <= cap:
+                    break
+                if key != keep:
+                    total -= self._sessions.pop(key).session.held
 
     def _slot(self, key: SessionKey, fresh: bool = False, create: bool = True) -> _Slot | None:
         with self._lock:
@@ -625,10 +649,13 @@ class BashTool:
             return shape_run(lambda: once.exec(req.command, limits=limits, cancel=cancel), cap)
         if self.store is not None:
             return self._run_stored(req, limits, cap, offline, cancel, scope)
-        slot = self._slot((scope, req.session_id), fresh=req.restart)
+        key = (scope, req.session_id)
+        slot = self._slot(key, fresh=req.restart)
         assert slot is not None
         with slot.lock:
-            return self._run_in(slot.session, req, limits, cap, offline, cancel)
+            out = self._run_in(slot.session, req, limits, cap, offline, cancel)
+        self._fit_memory(key)
+        return out
 
     def _run_in(
         self,
