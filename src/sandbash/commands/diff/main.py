@@ -359,7 +359,7 @@ class Differ:
             if self.o.report_same:
                 self.out.write(encode(f"Files {name_a} and {name_b} are identical\n"))
             return 0
-        if not self.o.text and (b"\0" in data_a[:65536] or b"\0" in data_b[:65536]):
+        if not self.o.text and (0 in data_a[:65536] or 0 in data_b[:65536]):
             if data_a == data_b:
                 return 0
             # (no -r header above it; -q words it as any difference)
@@ -475,7 +475,7 @@ _PER_LINE = 320
 
 def _expand_output(line: bytes, fmt: str) -> bytes:
     """-t: expand tabs in the line text (after its one- or two-column marker)."""
-    if b"\t" not in line:
+    if 9 not in line:  # a tab (a byte as an int: see builtins/io._read_record)
         return line
     width = 1 if fmt == "unified" else 2
     if fmt == "normal" and line[:2] in (b"< ", b"> "):
@@ -484,7 +484,7 @@ def _expand_output(line: bytes, fmt: str) -> bytes:
 
 
 def _split(data: bytes, strip_cr: bool) -> list[bytes]:
-    lines = data.splitlines(keepends=True) if b"\r" not in data else _split_nl(data)
+    lines = data.splitlines(keepends=True) if 13 not in data else _split_nl(data)
     if strip_cr:
         lines = [x[:-2] + b"\n" if x.endswith(b"\r\n") else x for x in lines]
     return lines

@@ -135,7 +135,7 @@ def _lines(chunks: Iterator[bytes], cap: int, keep_eol: bool = False) -> Iterato
     pending: list[bytes] = []
     size = 0
     for chunk in chunks:
-        if b"\n" not in chunk:
+        if 10 not in chunk:  # (a byte as an int: see builtins/io._read_record)
             pending.append(chunk)
             size += len(chunk)
             if size > cap:
