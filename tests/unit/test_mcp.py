@@ -344,9 +344,14 @@ def test_config_file_and_flags() -> None:
     tool = build_tool(cfg)
     assert tool.max_sessions == 3 and tool.session_idle_timeout == 60 and tool.max_sessions_memory == 5000000
     args = ["--max-sessions", "5", "--session-idle-timeout", "9", "--max-sessions-memory", "7000000"]
-    cfg = config_from_args(args, lambda p: "", {})
+    cfg = config_from_args([*args, "--max-concurrent-calls", "3"], lambda p: "", {})
     assert (cfg.max_sessions, cfg.session_idle_timeout, cfg.max_sessions_memory) == (5, 9, 7000000)
-    assert build_tool(ServerConfig()).max_sessions_memory == 1 << 30
+    assert build_tool(cfg).max_concurrent_calls == 3
+    assert (
+        build_tool(ServerConfig.from_toml("[sandbox]\nmax_concurrent_calls = 4\n")).max_concurrent_calls == 4
+    )
+    default = build_tool(ServerConfig())
+    assert (default.max_sessions_memory, default.max_concurrent_calls) == (1 << 30, 8)
     cfg = config_from_args(["--limit", "timeout=2m", "--limit", "max_output_size=50MB"], lambda p: "", {})
     assert cfg.build_limits().timeout == 120 and cfg.build_limits().max_output_size == 50 * 1024**2
     with pytest.raises(ValueError, match="unknown limit 'max_nope'"):

@@ -109,6 +109,39 @@ def test_the_kept_shells_memory_is_bounded_together() -> None:
         BashTool(max_sessions_memory=0)
 
 
+def test_calls_at_once_are_bounded() -> None:
+    """T-MCP-2: max_concurrent_calls bounds the calls that run at once (each within max_memory):
+    another waits for a turn up to its time limit, then answers in one line; one that gets a turn
+    in time runs."""
+    tool = BashTool(max_concurrent_calls=2, session_idle_timeout=None)
+    outs: list[str] = []
+    running = [
+        threading.Thread(
+            target=lambda s=sid: outs.append(
+                tool.run({"command": "sleep 3; echo ok", "session_id": s}).stdout
+            )
+        )
+        for sid in ("s1", "s2")
+    ]
+    for t in running:
+        t.start()
+    for _ in range(3000):  # (a busy machine may start the threads late)
+        if tool._turns._value == 0:  # type: ignore[attr-defined]
+            break
+        threading.Event().wait(0.01)
+    late = tool.run({"command": "echo late", "session_id": "s3", "timeout_ms": 200})
+    if tool._turns._value == 0 or not all(t.is_alive() for t in running):  # type: ignore[attr-defined]
+        assert (late.stdout, late.exit_code) == ("", 1)
+        assert late.stderr == "bash: too many concurrent calls; try again"
+    waited = tool.run({"command": "echo waited", "session_id": "s3"})
+    assert (waited.stdout, waited.exit_code) == ("waited\n", 0)
+    for t in running:
+        t.join()
+    assert outs == ["ok\n", "ok\n"]
+    with pytest.raises(ValueError, match="max_concurrent_calls"):
+        BashTool(max_concurrent_calls=0)
+
+
 def test_new_session_ids_are_unguessable() -> None:
     ids = {BashTool.new_session_id() for _ in range(2000)}
     assert len(ids) == 2000

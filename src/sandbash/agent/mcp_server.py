@@ -45,6 +45,7 @@ from ..stdio.streams import StreamError
 from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FileStream, FsView
 from .tool import (
+    DEFAULT_MAX_CONCURRENT_CALLS,
     DEFAULT_MAX_OUTPUT_CHARS,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_MAX_SESSIONS_MEMORY,
@@ -79,6 +80,7 @@ configuration file (--config FILE, TOML; every key optional; flags win):
   session_idle_timeout = 3600    seconds before an unused shell is forgotten
   max_sessions_memory = 1073741824  bytes all kept shells may hold together
                                  (least recently used forgotten first)
+  max_concurrent_calls = 8       bash calls run at once (more wait their turn)
   [limits]                       any Limits field, e.g. max_command_count = 5000
   [network]
   allow_urls = ["https://api.example.com/"]   curl/wget reach only these prefixes
@@ -128,6 +130,7 @@ class ServerConfig:
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
     max_sessions: int = DEFAULT_MAX_SESSIONS
     max_sessions_memory: int = DEFAULT_MAX_SESSIONS_MEMORY
+    max_concurrent_calls: int = DEFAULT_MAX_CONCURRENT_CALLS
     session_idle_timeout: float = DEFAULT_SESSION_IDLE_TIMEOUT
     allow_urls: list[str] = field(default_factory=list)
     methods: list[str] = field(default_factory=list)
@@ -162,6 +165,7 @@ class ServerConfig:
             "timeout",
             "max_sessions",
             "max_sessions_memory",
+            "max_concurrent_calls",
             "session_idle_timeout",
         ),
         "filesystem": ("root", "store", "mounts"),
@@ -260,6 +264,7 @@ def build_tool(cfg: ServerConfig) -> BashTool:
         max_output_chars=cfg.max_output_chars,
         max_sessions=cfg.max_sessions,
         max_sessions_memory=cfg.max_sessions_memory,
+        max_concurrent_calls=cfg.max_concurrent_calls,
         session_idle_timeout=cfg.session_idle_timeout,
         files_note=files_note(cfg),
         store=cfg.session_store,
@@ -916,6 +921,12 @@ def _parser() -> argparse.ArgumentParser:
         f"(default {DEFAULT_MAX_SESSIONS_MEMORY})",
     )
     p.add_argument(
+        "--max-concurrent-calls",
+        type=int,
+        metavar="N",
+        help=f"bash calls run at once; more wait their turn (default {DEFAULT_MAX_CONCURRENT_CALLS})",
+    )
+    p.add_argument(
         "--session-idle-timeout",
         type=float,
         metavar="SECONDS",
@@ -989,6 +1000,7 @@ def config_from_args(
         "workers": args.workers,
         "max_sessions": args.max_sessions,
         "max_sessions_memory": args.max_sessions_memory,
+        "max_concurrent_calls": args.max_concurrent_calls,
         "session_idle_timeout": args.session_idle_timeout,
         "token": args.token or env.get(TOKEN_ENV) or None,
     }

@@ -52,6 +52,8 @@ DEFAULT_MAX_SESSIONS = 64
 # what the kept shells may hold together (variables, arrays, functions, tables: each at most its
 # max_session_memory): without it 64 shells of 128 MiB were 8 GiB of one server
 DEFAULT_MAX_SESSIONS_MEMORY = 1 << 30
+# calls run at once (each bounded by max_memory: 8 x 256 MiB); more wait for a turn
+DEFAULT_MAX_CONCURRENT_CALLS = 8
 DEFAULT_SESSION_IDLE_TIMEOUT = 3600.0  # seconds a shell may sit unused before it is forgotten
 STORE_RETRIES = 20  # store mode: times a call runs again after losing a compare-and-swap race
 TOOL_CALL = "tool.call"  # the audit event of one tool call
@@ -400,7 +402,9 @@ class BashTool:
     first) and `session_idle_timeout` (seconds, None for no limit) forgets a
     shell unused for that long; `max_sessions_memory` (bytes, None for no limit) bounds what
     the kept shells hold together: after a call, the least recently used other shells are
-    forgotten until the rest fit. `max_timeout` (seconds) is the ceiling a call's
+    forgotten until the rest fit. `max_concurrent_calls` bounds the calls that run at once
+    (each within `max_memory`); a call waits for a turn up to its time limit, then answers
+    that there are too many concurrent calls. `max_timeout` (seconds) is the ceiling a call's
     `timeout_ms` may raise the time limit to (default: the sandbox's own limit,
     so a call can only lower it). `max_file_bytes` caps each file of a call's
     `files`. `network_by_default=False` keeps curl and wget away unless a call
@@ -434,6 +438,7 @@ class BashTool:
         network_by_default: bool = True,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
         max_sessions_memory: int | None = DEFAULT_MAX_SESSIONS_MEMORY,
+        max_concurrent_calls: int = DEFAULT_MAX_CONCURRENT_CALLS,
         session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT,
         name: str = "bash",
         files_note: str = "",
@@ -460,6 +465,8 @@ class BashTool:
             raise ValueError("BashTool: session_idle_timeout must be positive (or None)")
         if max_sessions_memory is not None and max_sessions_memory < 1:
             raise ValueError("BashTool: max_sessions_memory must be at least 1 (or None)")
+        if max_concurrent_calls < 1:
+            raise ValueError("BashTool: max_concurrent_calls must be at least 1")
         self.bash = bash
         self.name = name
         self.files_note = files_note
@@ -470,6 +477,8 @@ class BashTool:
         self.audit = audit if audit is not None else bash.audit
         self.max_sessions = max_sessions
         self.max_sessions_memory = max_sessions_memory
+        self.max_concurrent_calls = max_concurrent_calls
+        self._turns = threading.BoundedSemaphore(max_concurrent_calls)
         self.session_idle_timeout = session_idle_timeout
         self._clock = clock
         self._sessions: OrderedDict[SessionKey, _Slot] = OrderedDict()
@@ -632,6 +641,16 @@ class BashTool:
 
     def _run(self, req: ToolRequest, cancel: CancelToken | None, scope: str) -> ToolOutput:
         limits = self._call_limits(req)
+        if not self._turns.acquire(timeout=limits.timeout):
+            return ToolOutput("", f"{self.name}: too many concurrent calls; try again", 1)
+        try:
+            return self._run_turn(req, limits, cancel, scope)
+        finally:
+            self._turns.release()
+
+    def _run_turn(
+        self, req: ToolRequest, limits: Limits, cancel: CancelToken | None, scope: str
+    ) -> ToolOutput:
         cap = self.max_output_chars
         if req.max_output_kb is not None:
             cap = min(cap, req.max_output_kb * 1024)
