@@ -1536,6 +1536,13 @@ class Parser(WordReader):
         op = tok.value
         line, col = self.line_col(tok.pos)
         self.skip_blanks()
+        if op in ("<&", ">&") and self.src.startswith("-", self.pos):
+            # bash's lexer returns a `-` after `<&` or `>&` as a token of its own: `>&-x` closes
+            # the descriptor and `x` is the next word
+            self.pos += 1
+            self._peeked = None
+            dash = A.Word((A.Lit("-"),), self.line_at(self.pos - 1), "-", self.col_at(self.pos - 1))
+            return A.Redir(op, dash, tok.fd, tok.fd_var, line, col)
         target_tok = self.peek()
         if target_tok.kind == "eof":
             raise self.eof_as_newline(tok.pos)
