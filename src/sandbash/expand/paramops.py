@@ -167,7 +167,12 @@ def test_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_
     if isinstance(base, Multi):
         values = base.values
         is_unset = not values
-        if base.star and in_dq:
+        if in_dq and desc[:1] == "!":
+            # "${!ref:-x}" with ref=a[@], a[*] or @ (desc names the reference): bash tests the
+            # quoted expansion, whose empty string is a quoted null, not null: only a list
+            # without elements takes the word
+            is_null = is_unset
+        elif base.star and in_dq:
             # "${a[*]:-x}": the joined string decides
             is_null = is_unset or ex.env.ifs()[:1].join(values) == ""
         else:
