@@ -611,7 +611,10 @@ def _declare_one(
     if set_attrs & (ASSOC | ARRAY) and not isinstance(
         var.value, AssocArray if set_attrs & ASSOC else IndexedArray
     ):
-        var.value = _to_array(var.value, bool(set_attrs & ASSOC), has_value, local and existed, existed)
+        converted = _to_array(var.value, bool(set_attrs & ASSOC), has_value, local and existed, existed)
+        if scope.get(name) is var:  # (charged as Scope.nbytes counts it, as _place: before storing)
+            vars_.charge(scope, value_size(converted) - value_size(var.value))
+        var.value = converted
     if has_value and sub == "":
         if new_attrs & READONLY:
             var.attrs |= READONLY
@@ -643,7 +646,9 @@ def _declare_one(
         if temp_scope.acct is not None:
             if scope.acct is None:
                 scope.acct = temp_scope.acct
+            scope.size += temp_scope.size
             temp_scope.acct = None
+            temp_scope.size = 0
     elif var.value is not None and isinstance(var.value, str) and set_attrs & (INTEGER | UPPER | LOWER):
         pass
     var.attrs |= new_attrs & READONLY

@@ -159,8 +159,11 @@ def call_function(
                     _special_done(ev, done, saved_getopts)
             charged = done.acct
             if charged is acct:
-                done.acct = None  # (Scope.release's work, with the parameters' in one step)
-                n += done.nbytes()
+                # (Scope.release's work, with the parameters' in one step: what was charged
+                # for the scope's variables, kept as they were charged)
+                done.acct = None
+                n += done.size
+                done.size = 0
             elif charged is not None:
                 done.release()  # (charged to another account: a store's copy)
             if done.tempvars is None:

@@ -834,6 +834,7 @@ class Shell:
         acct.add(n)
         scopes = store.scopes
         scope = scopes[0] if name not in store.local_names else scopes[store.find_scope(name)[0]]
+        scope.size += n
         if scope.acct is not acct:
             scope.acct = acct
 

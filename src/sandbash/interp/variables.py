@@ -938,6 +938,7 @@ class Variables:
                 held = acct.held + n
                 if held >= 0 and acct.charged - TWO_GRAINS <= held <= acct.charged and globals_.acct is acct:
                     acct.held = held
+                    globals_.size += n
                 else:
                     store.charge(globals_, n)
             found.value = value

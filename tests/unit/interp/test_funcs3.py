@@ -177,11 +177,10 @@ def test_memaccount_add_matches_reference() -> None:
 
 def test_scope_nbytes_is_the_sum_of_value_sizes() -> None:
     scope = Scope(False, True)
-    scope.extra = 77
     values: list[str | IndexedArray | None] = ["abc", "é" * 5, None, "", IndexedArray()]
     for i, v in enumerate(values):
         scope[f"v{i}"] = Var(v)
-    assert scope.nbytes() == 77 + VAR_OVERHEAD * len(values) + sum(value_size(v) for v in values)
+    assert scope.nbytes() == VAR_OVERHEAD * len(values) + sum(value_size(v) for v in values)
 
 
 @pytest.mark.parametrize("walker", [False, True])
