@@ -46,6 +46,19 @@ def test_list_dir_is_cut_to_max_output_chars() -> None:
     assert small == "d/"
 
 
+# Fell and fixed: list_dir printed names as they are, so a file named "x\t0\nsecrets.txt" showed
+# as two entries (one forged). A name holding a character `ls` escapes is quoted as `ls` quotes it.
+def test_list_dir_names_cannot_forge_entries() -> None:
+    from sandbash.agent.mcp_server import ServerConfig, _Calls, build_tool
+
+    tool = build_tool(ServerConfig())
+    tool.bash.exec(
+        "mkdir -p /tmp/e/$'dir\nfake' && cd /tmp/e && printf ab > $'x\t0\nsecrets.txt' && : > 'a b'"
+    )
+    out = _Calls(tool).list_dir({"path": "/tmp/e"}, "local")
+    assert out.splitlines() == ["a b\t0", "'dir'$'\\n''fake'/", "'x'$'\\t''0'$'\\n''secrets.txt'\t2"]
+
+
 @pytest.mark.parametrize(
     ("text", "raw"),
     [

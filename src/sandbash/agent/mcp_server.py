@@ -37,6 +37,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..commands.gnuquote import char_escape, quoteaf
 from ..config import build_filesystem, parse_limit, parse_mount, start_cwd
 from ..limits import Limits
 from ..net import NetworkConfig
@@ -433,7 +434,9 @@ class _Calls:
             lines, size = [], 0
             for i, n in enumerate(names):
                 st = fs.lstat(posixpath.join(path, n))
-                line = f"{n}/" if st.is_dir else f"{n}\t{st.size}"
+                # a name with a newline, tab or escape is shown as `ls` quotes it: it cannot forge entries
+                shown = quoteaf(n) if any(char_escape(c) is not None for c in n) else n
+                line = f"{shown}/" if st.is_dir else f"{shown}\t{st.size}"
                 size += len(line) + 1
                 if size > cap:  # cut as read_file's text is: a directory may hold millions of names
                     lines.append(f"[… {len(names) - i:,} more entries not shown …]")
