@@ -196,7 +196,16 @@ class Redirections:
             return self.here_string(r, self.expander.value(target), undo)
         if op in ("<&", ">&"):
             default_fd = 0 if op == "<&" else 1
-            spec = self.expander.string(target)
+            # (split and globbed as a file's name is, bash's redirection_expand: `>& 1*` may be `>&10`)
+            spec = self._target(target)
+            if spec is None:
+                return False
+            if spec == "" and r.fd_var is None:
+                # bash's all_digits takes the empty word for a number, one that is no descriptor;
+                # the message names the word for 0 and 1 (which could be a file's name), else the fd
+                fd = default_fd if r.fd is None else r.fd
+                self.sh.error(f"{target.text if fd < 2 else fd}: Bad file descriptor")
+                return False
             if spec == "-":
                 fd = r.fd if r.fd is not None else default_fd
                 if r.fd_var is not None:
@@ -225,7 +234,8 @@ class Redirections:
                     self.sh.error(f"{src}: Bad file descriptor")  # (bash names the source when dup2 fails)
                     return False
                 ok = self._bind(r, default_fd, stream_src, undo, opened=None)
-                if move and ok:
+                # (`1>&1-` leaves 1 open: bash closes the source only when it is another fd)
+                if move and ok and (r.fd_var is not None or src != (default_fd if r.fd is None else r.fd)):
                     self._set_fd(src, None, undo)
                 return ok
             if op == ">&" and r.fd is None and r.fd_var is None:
