@@ -295,8 +295,12 @@ class Expander:
                     self._glob_field(field_segs, out)
                 return out
         if type(value) is str and self.env.ifs() == " \t\n":
-            if value and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value)):
-                out.append(value)  # one field, nothing to glob: `$n`, `$1`
+            if value and not maybe_glob(value):  # nothing to glob in any field
+                if not (" " in value or "\t" in value or "\n" in value):
+                    out.append(value)  # one field: `$n`, `$1`
+                    return out
+                # `$(seq N)`, `$list`: the fields as the C split makes them
+                out.extend(field for field in ws_split().split(value.strip(" \t\n")) if field)
                 return out
             for field in ws_split().split(value.strip(" \t\n")) if value else ():
                 if field:
@@ -327,6 +331,8 @@ class Expander:
 
     def _fields(self, segs: list[Seg], out: list[str]) -> list[str]:
         """The fields of one word's segments (split and globbed) added to `out`."""
+        if len(segs) == 1 and segs[0][1] == EXP:  # one unquoted expansion alone: `$(cmd)`, `${x%y}`
+            return self.unquoted_value_fields(segs[0][0], out)
         if len(segs) > 1 or (segs and len(segs[0][0]) > CHARGE_FROM):
             self._charge_word(sum(len(t) for t, _ in segs))
         for field in self._split(segs):
