@@ -325,7 +325,8 @@ def _read_raw(
     sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: bool, raw: bool, timeout: float | None
 ) -> tuple[str, bool, list[int]]:
     """Read one record. Returns (text, hit_eof, positions of escaped chars)."""
-    delim_b = delim.encode("utf-8", "surrogateescape") if delim else b"\0"
+    # (bash takes -d's first byte, not its first character: `-d é` ends a record at 0xC3)
+    delim_b = delim.encode("utf-8", "surrogateescape")[:1] if delim else b"\0"
     if nchars is None:
         return _read_record(sh, stream, delim_b, raw)
     return _read_chars(sh, stream, delim_b, nchars, exact, raw, timeout)
@@ -679,7 +680,7 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
         return 1
     if stream is None or not stream.readable:
         stream = NullStream()  # (a closed standard input reads as empty: bash's read fails at once)
-    sep = delim.encode("utf-8", "surrogateescape") if delim else b"\0"
+    sep = delim.encode("utf-8", "surrogateescape")[:1] if delim else b"\0"  # (its first byte: read's)
     # the lines are held before they become the array: max_array_elements and max_memory
     # bound them as they come (`yes | mapfile a` must not grow until the deadline)
     with MemoryHold(sh.rt.budget) as held:
