@@ -103,9 +103,10 @@ def attr_string(var: Var) -> str:
     return "".join(c for c in _PRINT_ORDER if attrs & _ATTR_FLAGS[c])
 
 
-def declare_line(name: str, var: Var) -> str:
+def declare_line(name: str, var: Var, listing: bool = True) -> str:
     if name == "-":
-        return "local -"  # the options `local -` saved
+        # the options `local -` saved: a listing shows the command, `declare -p -` a plain variable
+        return "local -" if listing else "declare -- -"
     flags = attr_string(var) or "-"
     v = var.value
     head = f"declare -{flags} {name}"
@@ -873,7 +874,7 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
                 sh.builtin_error(cmd, f"{name}: not found")
                 status = 1
                 continue
-            sh.out(declare_line(name, var) + "\n")
+            sh.out(declare_line(name, var, listing=False) + "\n")
         return status
     visible = sh.va.listing()
     for name in sorted(visible):
