@@ -528,7 +528,7 @@ class Compiler:
                     status = failed(e)
                 else:
                     st.last_status = status
-                    if status:
+                    if status and not st.errexit_ignored:  # (errexit_check's own first test)
                         errexit_check(status)
             finally:
                 if procs and len(procs) > mark:
@@ -571,7 +571,7 @@ class Compiler:
                 else:
                     status = 0 if ok is True else (2 if ok is None else 1)
                     st.last_status = status
-                    if status:
+                    if status and not st.errexit_ignored:  # (errexit_check's own first test)
                         errexit_check(status)
             finally:
                 if procs and len(procs) > mark:
@@ -589,6 +589,8 @@ class Compiler:
         first = self.piece(node.first)
         rest = tuple((op == "&&", self.piece(cmd)) for op, cmd in node.rest)
         last = len(rest) - 1
+        if not last:
+            return self._and_or_two(first, *rest[0])
 
         def and_or() -> int:
             st.errexit_ignored += 1
@@ -615,6 +617,39 @@ class Compiler:
             return status
 
         return _guarded(ev, and_or)
+
+    def _and_or_two(self, first: Code, on_success: bool, second: Code) -> Code:
+        """`a && b`, `a || b` (the commonest shape: `(( x )) && c=1`): and_or's work with
+        _guarded's in place, a frame and the loop over the rest fewer."""
+        ev = self.ev
+        st = ev.state
+        procs = ev.pr.procsubs
+        finish = ev.pr.finish_procsubs
+        failed = ev.expansion_failed
+
+        def and_or_two() -> int:
+            mark = len(procs) if procs else 0
+            try:
+                st.errexit_ignored += 1
+                try:
+                    status = first()
+                finally:
+                    st.errexit_ignored -= 1
+                if status < 0:
+                    return status  # a `return` (returned)
+                if on_success == (status == 0):
+                    status = second()
+                    if status < 0:
+                        return status
+                st.last_status = status
+                return status
+            except ExpansionError as e:
+                return failed(e)
+            finally:
+                if procs and len(procs) > mark:
+                    finish(mark)
+
+        return and_or_two
 
     def if_cmd(self, node: A.If) -> Code:
         """`if`, as Evaluator._exec_if: each condition with `set -e` suspended."""
