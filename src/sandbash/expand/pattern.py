@@ -980,6 +980,24 @@ def pattern_site(source: str) -> Callable[[bool, bool], Pattern]:
     return site
 
 
+def varying_site() -> Callable[[str, bool, bool], Pattern]:
+    """compile_pattern(source, extglob, nocase) for one place in a script whose pattern text comes
+    from a variable (`case $x in $p)`): the last pattern is kept by the place while the text and
+    settings stay the same, when it matches without running its regex (as pattern_site keeps
+    one) and its text is short; any other comes from the shared, bounded cache each time."""
+    last: list[object] = [None, False, False, None]
+
+    def site(source: str, extglob: bool, nocase: bool) -> Pattern:
+        if source == last[0] and extglob is last[1] and nocase is last[2]:
+            return last[3]  # type: ignore[return-value]
+        pattern = compile_pattern(source, extglob, nocase)
+        if len(source) <= 1024 and (pattern.literal is not None or pattern._simple is not None):
+            last[:] = source, extglob, nocase, pattern
+        return pattern
+
+    return site
+
+
 def glob_test(source: str) -> Callable[[str, bool, bool], object]:
     """The test of one unquoted `case` pattern whose text is fixed (`file*7)`), taking (subject,
     nocasematch, extglob) as Compiler.case_tests' tests do. A text without `(` (extglob changes

@@ -40,7 +40,7 @@ from functools import partial
 from ..expand.arith import ArithError
 from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
-from ..expand.pattern import compile_pattern, glob_test, pattern_site
+from ..expand.pattern import compile_pattern, glob_test, pattern_site, varying_site
 from ..expand.segments import static_word
 from ..expand.stringfn import (
     arith_step,
@@ -1071,10 +1071,26 @@ def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
 
         return quoted
 
+    if len(parts) == 1 and type(p := parts[0]) is A.Param and _whole_value(p):
+        # `$p`: its value is the pattern as it is (pattern() escapes only quoted text)
+        value = expander._param_text_fn(p, False, True)
+        varying = varying_site()
+
+        def from_value(subject: str, nocase: bool, extglob: bool) -> object:
+            return varying(value(), extglob, nocase).fullmatch(subject)
+
+        return from_value
+
     def expanded(subject: str, nocase: bool, extglob: bool) -> object:
         return compile_pattern(pattern(pat), extglob, nocase).fullmatch(subject)
 
     return expanded
+
+
+def _whole_value(p: A.Param) -> bool:
+    """Whether an unquoted `p` expands to its value's text alone: no operator, subscript,
+    length or indirection, and not the `$@`/`$*` that join many."""
+    return p.op is None and p.sub is None and not p.prefix and not p.names_suffix and p.name not in ("@", "*")
 
 
 def _any(subject: str, nocase: bool, extglob: bool) -> object:
