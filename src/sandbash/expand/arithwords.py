@@ -191,6 +191,25 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
                     raise
             return arith_eval(charged(before + v + after))  # (see template_eval)
 
+        part = parts[i]
+        count = ex._length_fn(part) if type(part) is A.Param and not quote else None  # type: ignore[arg-type]
+        if count is not None:
+
+            def length_slot() -> int:
+                # `(( len += ${#t} ))`: the count is the slot's number itself (what its text,
+                # a plain decimal, would be read as); a value the count declines, the text's way
+                n = count()
+                if type(n) is not int:  # (looked up again: no dynamic variable, whose lookups
+                    # may differ, declines: their values are ASCII strings)
+                    return one_slot()
+                try:
+                    return slots(compiled_tpl, (n,))
+                except ArithError as e:
+                    _name_numbers(e, {name: str(n)})
+                    raise
+
+            return length_slot
+
         return one_slot
 
     getters = tuple(step for step in steps if type(step) is not str)

@@ -280,24 +280,13 @@ def param_fn(
 
         return operated
     if is_length(plan):  # `${#s}`: the value's length
-        nameref_target = ex.env.nameref_target
-        # the variable last found to be `name`'s own or a reference's to a name (not to an element):
-        # a reference to an element reads as a new Var at every lookup (Variables._deref_element),
-        # so finding this one again means no reference to an element was followed, and the check
-        # of _length (a second search of the scopes) is not needed (it was a sixth of `${#s}`)
-        known: Var | None = None
+        count = _length_count(ex, name)
 
         def length_text() -> Any:
-            nonlocal known
-            var = lookup(name)
-            if var is not None and type(var) is Var and type(v := var.value) is str and v.isascii():
-                if var is not known:
-                    if "[" in (nameref_target(name) or ""):
-                        return finish(general(ex, p, in_dq, None, var))
-                    known = var
-                got = str(len(v))
-                return got if len(got) <= limit else finish(got)
-            return finish(general(ex, p, in_dq, None, var))
+            n = count()
+            if isinstance(n, int):
+                return str(n)  # (a count's few digits are within any limit)
+            return finish(general(ex, p, in_dq, None, n))  # (n: what the lookup found)
 
         return length_text
     planned = plan
@@ -311,6 +300,39 @@ def param_fn(
         return finish(general(ex, p, in_dq, None, var))
 
     return planned_text
+
+
+def length_fn(ex: Expander, p: A.Param) -> Callable[[], int | Var | None] | None:
+    """`${#name}` counted as a number (an arithmetic slot: arithwords.template_fn), with its plan
+    and lookup bound; the closure gives what its lookup found (not an int) where the text's way
+    must answer (param_fn's general path), and there is no closure (None) when `p` is not
+    planned as a length."""
+    return _length_count(ex, p.name) if is_length(_plan(ex, p)) else None  # type: ignore[arg-type]
+
+
+def _length_count(ex: Expander, name: str) -> Callable[[], int | Var | None]:
+    """The length of `name`'s value when it is a plain ASCII string of the variable itself or
+    of a reference to a name, else the variable found (or None: unset)."""
+    lookup = ex.env.lookup
+    nameref_target = ex.env.nameref_target
+    # the variable last found to be `name`'s own or a reference's to a name (not to an element):
+    # a reference to an element reads as a new Var at every lookup (Variables._deref_element),
+    # so finding this one again means no reference to an element was followed, and the check
+    # of _length (a second search of the scopes) is not needed (it was a sixth of `${#s}`)
+    known: Var | None = None
+
+    def length_count() -> int | Var | None:
+        nonlocal known
+        var = lookup(name)
+        if var is not None and type(var) is Var and type(v := var.value) is str and v.isascii():
+            if var is not known:
+                if "[" in (nameref_target(name) or ""):
+                    return var
+                known = var
+            return len(v)
+        return var
+
+    return length_count
 
 
 def _plan(ex: Expander, p: A.Param) -> Plan | int | None:

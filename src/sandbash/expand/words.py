@@ -47,7 +47,7 @@ from .segments import (
     only_qnulls,
     plain_literal,
 )
-from .stringfn import join_fn, param_fn, param_text_fn, value_string, value_text
+from .stringfn import join_fn, length_fn, param_fn, param_text_fn, value_string, value_text
 
 __all__ = ["Expander", "as_text", "literal_text", "plain_literal", "subscript_error"]
 
@@ -153,6 +153,7 @@ class Expander:
     _join_fn = join_fn
     _param_fn = param_fn
     _param_text_fn = param_text_fn
+    _length_fn = length_fn
     arith_text = arithwords.arith_text
     arith_operand = arithwords.arith_operand
     _arith_join = arithwords.arith_join
