@@ -1015,6 +1015,15 @@ def glob_test(source: str) -> Callable[[str, bool, bool], object]:
         shape = ("lit", lit, "") if lit is not None else plain._simple
         pieces = plain._plain
 
+    if shape is None and pieces is not None and len(pieces) == 2 and not pieces[1][1]:
+        units, size = pieces[0]  # `[a-e]*`, `[0-9]*`, `?*`: units, then a star (_plain_full's first test)
+
+        def plain_prefix(subject: str, nocase: bool, extglob: bool) -> object:
+            if nocase or not subject.isascii():
+                return site(extglob, nocase).fullmatch(subject)
+            return len(subject) >= size and _piece_at(subject, 0, units)
+
+        return plain_prefix
     if shape is None and pieces is not None:
         held = pieces  # (a tuple of strings and frozensets: the regex stays in the shared cache)
 
