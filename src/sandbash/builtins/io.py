@@ -410,7 +410,7 @@ def _read_record(
         break
     # a shell variable cannot hold NUL: bash's read drops those bytes
     data = b"".join(pieces).replace(b"\0", b"")
-    if not raw and b"\\" in data and not data.isascii() and _utf8_shell(sh):
+    if not raw and 0x5C in data and not data.isascii() and _utf8_shell(sh):  # (a backslash, as an int)
         data = _mb_backslashes(data)
     text = data.decode("utf-8", "surrogateescape")
     if raw:
