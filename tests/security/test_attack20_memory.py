@@ -88,13 +88,16 @@ def test_a_run_under_the_cap_keeps_its_state_after_a_limit() -> None:
 # end (+40 MB a call, never counted towards max_session_memory). The tables are now charged to the
 # shell's account as functions are, and a subshell's copy of them (functions too) to the
 # subshell's: 100 pipeline stages over 60,000 functions held 307 MB under a 256 MB max_memory.
+# (each entry ~2 KB, so the 24 MB cap is ~12,000 entries away: reached in seconds on a loaded CI
+# core, where 140,000 entries of a short value came near the 30 s timeout)
+LONG = "printf -v v '%2000s' x; v=${v// /y}; "
 TABLE_FILLS = {
-    "complete": 'for ((i=0;;i++)); do complete -W "alpha beta gamma" c$i; done',
+    "complete": LONG + 'for ((i=0;;i++)); do complete -W "alpha $v gamma" c$i; done',
     "complete-many-names": "while :; do complete -o default -W x $(seq $RANDOM $((RANDOM + 3000))); done",
-    "alias": "for ((i=0;;i++)); do alias a$i=some-value; done",
-    "BASH_ALIASES": "for ((i=0;;i++)); do BASH_ALIASES[a$i]=some-value; done",
-    "hash": "for ((i=0;;i++)); do hash -p /usr/bin/some-program h$i; done",
-    "BASH_CMDS": "for ((i=0;;i++)); do BASH_CMDS[h$i]=/usr/bin/some-program; done",
+    "alias": LONG + "for ((i=0;;i++)); do alias a$i=$v; done",
+    "BASH_ALIASES": LONG + "for ((i=0;;i++)); do BASH_ALIASES[a$i]=$v; done",
+    "hash": LONG + "for ((i=0;;i++)); do hash -p /usr/bin/$v h$i; done",
+    "BASH_CMDS": LONG + "for ((i=0;;i++)); do BASH_CMDS[h$i]=/usr/bin/$v; done",
     "aliases-copied-by-stages": "for ((i=0;i<60000;i++)); do alias a$i=x; done; "
     "while :; do sleep 1 | sleep 1 | sleep 1 | sleep 1 | sleep 1 | sleep 1 | sleep 1 | sleep 1; done",
     # (functions were charged as defined, but not a subshell's copy of the table)
