@@ -63,6 +63,8 @@ from .tool import (
 )
 
 TOKEN_ENV = "SANDBASH_MCP_TOKEN"
+# tool calls the server holds at once, running or waiting for one of max_concurrent_calls turns
+DEFAULT_MAX_PENDING_CALLS = 64
 MIN_TOKEN_CHARS = 16
 LOCAL_SCOPE = "local"  # the one client of a stdio (or in-process) server
 ISSUED_SCOPE = "issued"  # sessions of stateless HTTP clients: server-made ids only
@@ -82,6 +84,8 @@ configuration file (--config FILE, TOML; every key optional; flags win):
   max_sessions_memory = 1073741824  bytes all kept shells may hold together
                                  (least recently used forgotten first)
   max_concurrent_calls = 8       bash calls run at once (more wait their turn)
+  max_pending_calls = 64         tool calls the server holds at once, running or
+                                 waiting (past it a call is refused: try again)
   [limits]                       any Limits field, e.g. max_command_count = 5000
   [network]
   allow_urls = ["https://api.example.com/"]   curl/wget reach only these prefixes
@@ -132,6 +136,7 @@ class ServerConfig:
     max_sessions: int = DEFAULT_MAX_SESSIONS
     max_sessions_memory: int = DEFAULT_MAX_SESSIONS_MEMORY
     max_concurrent_calls: int = DEFAULT_MAX_CONCURRENT_CALLS
+    max_pending_calls: int = DEFAULT_MAX_PENDING_CALLS
     session_idle_timeout: float = DEFAULT_SESSION_IDLE_TIMEOUT
     allow_urls: list[str] = field(default_factory=list)
     methods: list[str] = field(default_factory=list)
@@ -167,6 +172,7 @@ class ServerConfig:
             "max_sessions",
             "max_sessions_memory",
             "max_concurrent_calls",
+            "max_pending_calls",
             "session_idle_timeout",
         ),
         "filesystem": ("root", "store", "mounts"),
@@ -332,6 +338,31 @@ class Drain:
             self._cond.wait_for(lambda: self.running == 0, timeout=limit)
 
 
+class Admission:
+    """The tool calls the server holds at once, running or waiting for a turn: each waiting
+    `bash` call holds a thread (`aio.run_cancellable`) and its request, so a client sending
+    thousands at once grew the server without bound. Past `cap` a call is answered at once
+    with a one-line error and holds nothing."""
+
+    def __init__(self, cap: int = DEFAULT_MAX_PENDING_CALLS) -> None:
+        if cap < 1:
+            raise ValueError("max_pending_calls must be at least 1")
+        self.cap = cap
+        self.held = 0
+        self._lock = threading.Lock()  # (the HTTP and stdio servers call from one loop; embedders may not)
+
+    def enter(self) -> bool:
+        with self._lock:
+            if self.held >= self.cap:
+                return False
+            self.held += 1
+            return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self.held -= 1
+
+
 class _Calls:
     """The four tools over one BashTool, with sessions bound to the calling client."""
 
@@ -490,6 +521,7 @@ def _raw_tool(
     description: str,
     schema: dict[str, Any],
     handler: Callable[[dict[str, Any], str | None], Awaitable[Any]],
+    admission: Admission,
 ) -> Any:
     """An SDK tool whose arguments reach `handler` untouched, with `schema` published:
     the tool contract's validator (not pydantic's) judges them, so every client sees the
@@ -506,7 +538,14 @@ def _raw_tool(
             return {"arguments": dict(self.model_extra or {})}
 
     async def call(arguments: dict[str, Any], ctx: Context) -> Any:
-        return await handler(arguments, client_scope(ctx.headers))
+        if not admission.enter():
+            return _error(
+                f"{name}: the server holds {admission.cap} calls already (max_pending_calls); try again"
+            )
+        try:
+            return await handler(arguments, client_scope(ctx.headers))
+        finally:
+            admission.leave()
 
     return Tool(
         fn=call,
@@ -541,18 +580,27 @@ def _text_tool(
     return handler
 
 
-def build_server(tool: BashTool, name: str = "sandbash", pool: Any = None, drain: Drain | None = None) -> Any:
-    """An `MCPServer` with the four tools over `tool`'s sandbox."""
+def build_server(
+    tool: BashTool,
+    name: str = "sandbash",
+    pool: Any = None,
+    drain: Drain | None = None,
+    max_pending_calls: int = DEFAULT_MAX_PENDING_CALLS,
+) -> Any:
+    """An `MCPServer` with the four tools over `tool`'s sandbox; at most `max_pending_calls`
+    tool calls held at once over all four."""
     from mcp.server.mcpserver import MCPServer
 
     calls = _Calls(tool, pool, drain)
+    admission = Admission(max_pending_calls)
     tools = [
-        _raw_tool("bash", tool.description(), tool.input_schema, calls.bash),
+        _raw_tool("bash", tool.description(), tool.input_schema, calls.bash, admission),
         _raw_tool(
             "read_file",
             "Read a text file from the sandbox (long files are cut in the middle).",
             READ_SCHEMA,
             _text_tool(calls.read_file, READ_SCHEMA),
+            admission,
         ),
         _raw_tool(
             "write_file",
@@ -560,12 +608,14 @@ def build_server(tool: BashTool, name: str = "sandbash", pool: Any = None, drain
             "created. Files are shared by every session and client.",
             WRITE_SCHEMA,
             _text_tool(calls.write_file, WRITE_SCHEMA),
+            admission,
         ),
         _raw_tool(
             "list_dir",
             "List a directory of the sandbox: one entry per line, `name/` for directories, sizes for files.",
             LIST_SCHEMA,
             _text_tool(calls.list_dir, LIST_SCHEMA),
+            admission,
         ),
     ]
     return MCPServer(name, instructions=tool.system_prompt(), log_level="WARNING", tools=tools)
@@ -930,6 +980,13 @@ def _parser() -> argparse.ArgumentParser:
         help=f"bash calls run at once; more wait their turn (default {DEFAULT_MAX_CONCURRENT_CALLS})",
     )
     p.add_argument(
+        "--max-pending-calls",
+        type=int,
+        metavar="N",
+        help="tool calls held at once, running or waiting; past it a call is refused "
+        f"(default {DEFAULT_MAX_PENDING_CALLS})",
+    )
+    p.add_argument(
         "--session-idle-timeout",
         type=float,
         metavar="SECONDS",
@@ -1004,6 +1061,7 @@ def config_from_args(
         "max_sessions": args.max_sessions,
         "max_sessions_memory": args.max_sessions_memory,
         "max_concurrent_calls": args.max_concurrent_calls,
+        "max_pending_calls": args.max_pending_calls,
         "session_idle_timeout": args.session_idle_timeout,
         "token": args.token or env.get(TOKEN_ENV) or None,
     }
@@ -1021,6 +1079,8 @@ def config_from_args(
     cfg.mounts = [*cfg.mounts, *args.mount]
     cfg.allowed_hosts = [*cfg.allowed_hosts, *args.allowed_host]
     cfg.allowed_origins = [*cfg.allowed_origins, *args.allowed_origin]
+    if cfg.max_pending_calls < 1:
+        raise ValueError("max_pending_calls must be at least 1")
     if cfg.workers and not cfg.session_store:
         raise ValueError("--workers needs --store URL: sessions must outlive a worker")
     if cfg.transport not in ("stdio", "http"):
@@ -1052,7 +1112,7 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
                 limits_tool=tool,
             )
         drain = Drain()
-        server = build_server(tool, pool=pool, drain=drain)
+        server = build_server(tool, pool=pool, drain=drain, max_pending_calls=cfg.max_pending_calls)
         if cfg.transport == "http":
             add_health_routes(server, tool, drain)
     except ImportError:
