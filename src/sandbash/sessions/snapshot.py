@@ -54,26 +54,17 @@ if TYPE_CHECKING:
     from ..vfs.base import Backend
 
 
-def _restore_hashed(
-    state: ShellState, hashed: dict[str, str], hits: dict[str, int], dotted: list[str]
-) -> None:
-    """The hash table, in the shell's own table (which counts each entry's hits, as `hash` lists
-    them): entries first (0 hits each), then the counts saved with them, then the names a PATH
-    search found past `.` (HashTable.dotted: a ./NAME made later runs instead)."""
-    table = state.hashed
-    table.clear()
-    for name, entry in hashed.items():
-        table[name] = entry
-    counts = getattr(table, "hits", None)
-    if counts is not None:
-        counts.update((k, v) for k, v in hits.items() if k in hashed)
-    mark_dot = getattr(table, "mark_dot", None)
-    if mark_dot is not None:
-        for name in dotted:
-            if name in hashed:
-                mark_dot(name)
-    if hasattr(table, "created"):
-        table.created = True  # (as a restored table always was)
+def _hash_table(hashed: dict[str, str], hits: dict[str, int], dotted: list[str]) -> HashTable:
+    """The snapshot's hash table as the shell keeps it (each entry's hits, as `hash` lists them):
+    entries first (0 hits each), then the counts saved with them, then the names a PATH search
+    found past `.` (HashTable.dotted: a ./NAME made later runs instead). Not yet charged."""
+    table = HashTable(hashed)
+    table.hits = {k: hits.get(k, 0) for k in hashed}
+    for name in dotted:
+        if name in hashed:
+            table.mark_dot(name)
+    table.created = True  # (as a restored table always was)
+    return table
 
 
 MAGIC = b"SBSNAP"
@@ -431,7 +422,9 @@ def _apply_shell(session: Session, doc: object) -> None:
         check_str(n, "hash table name", 4096)
         for n in check_list(shell.get("hash_dotted", []), "hash table names", 10_000)
     ]
-    completions = CompletionTable()  # (charged when adopted below)
+    hash_table = _hash_table(hashed, hash_hits, hash_dotted)
+    alias_table = AliasTable(aliases)
+    completions = CompletionTable()
     for cname, spec in check_dict(shell.get("completions", {}), "completions", count_limit).items():
         if not cname or len(cname) > text_limit or not spec_ok(spec, text_limit):
             raise SnapshotError(f"completion {cname[:40]!r}: not one complete makes")
@@ -465,7 +458,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     }
     size = sum(value_size(v.value) + 160 for v in new_vars.values()) + sum(len(f.text) * 4 for f, _ in funcs)
     # what the alias, hash and completion tables will charge to the account as they adopt them
-    table_size = AliasTable(aliases).total() + HashTable(hashed).total() + completions.total()
+    table_size = alias_table.total() + hash_table.total() + completions.total()
     if size + table_size > lim.max_session_memory:
         raise SnapshotError(
             f"the snapshot's shell state ({size + table_size} bytes) is over this sandbox's max_session_memory"
@@ -502,11 +495,16 @@ def _apply_shell(session: Session, doc: object) -> None:
             and src[0]
         ):
             state.func_sources[node.name] = (src[0], src[1])
-    state.aliases = AliasTable(aliases)
-    state.aliases.adopt(state.vars.acct)
+    # each table replaces the shell's own: the old one gives its charge back, the new one takes it
+    state.aliases.clear()
+    state.aliases = alias_table
+    state.hashed.clear()
+    state.hashed = hash_table
     state.completions.clear()
     state.completions = completions
-    state.completions.adopt(state.vars.acct)
+    alias_table.adopt(state.vars.acct)
+    hash_table.adopt(state.vars.acct)
+    completions.adopt(state.vars.acct)
     state.traps.clear()
     state.traps.update(traps)
     state.opts.update({k: bool(v) for k, v in opts.items() if k in state.opts})
@@ -517,7 +515,6 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.last_status = last_status
     state.pipestatus = pipestatus
     state.last_arg = check_str(shell.get("last_arg", ""), "$_", text_limit)
-    _restore_hashed(state, hashed, hash_hits, hash_dotted)
     state.disabled_builtins = {
         check_str(b, "disabled builtin", 64)
         for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)

@@ -379,3 +379,24 @@ def test_hash_marks_past_dot_survive() -> None:
     got = restored.exec(later)
     assert want.stdout.startswith("dot\n")
     assert (got.stdout, got.stderr, got.exit_code) == (want.stdout, want.stderr, want.exit_code)
+
+
+def test_restored_tables_are_charged_once() -> None:
+    """The alias, hash and completion tables a snapshot brings are charged to the session's account
+    once each (the shell's own empty tables give theirs back as they are replaced)."""
+    from sandbash.interp.state import AliasTable, CompletionTable, HashTable
+
+    doc = _doc()
+    doc["shell"].update(aliases={}, hashed={}, hash_hits={}, completions={})  # (mkdir was hashed)
+    bare = Bash(seed=123).restore(_pack(doc)).shell.state.vars.acct.held  # type: ignore[attr-defined]
+    aliases = {f"a{i}": "echo " + "x" * 1000 for i in range(20)}
+    hashed = {f"h{i}": "script:/usr/bin/" + "y" * 500 for i in range(20)}
+    spec = {"A": [], "o": [], "W": ["w" * 700]}
+    doc["shell"].update(
+        aliases=aliases, hashed=hashed, hash_hits={"h1": 3}, completions={f"c{i}": spec for i in range(5)}
+    )
+    session = Bash(seed=123).restore(_pack(doc))
+    tables = AliasTable(aliases).total() + HashTable(hashed).total()
+    tables += CompletionTable({f"c{i}": spec for i in range(5)}).total()
+    assert session.shell.state.vars.acct.held - bare == tables  # type: ignore[attr-defined]
+    assert "   3\t/usr/bin/" in session.exec("hash").stdout
