@@ -827,16 +827,11 @@ class Shell:
         """Arithmetic is about to store a text `n` bytes longer (or shorter) in the plain variable
         `name` (the evaluator's own store, which found it): charged to max_memory first, as
         Variables.store_plain charges an assignment's, so a limit leaves the old value."""
-        # (VarStore.find_scope and .charge inline: a counter crossing a power of ten, a sum
-        # changing its number of digits, come here from a loop's every few steps)
+        # (a global without find_scope's walk: a counter crossing a power of ten, a sum changing
+        # its number of digits, come here from a loop's every few steps)
         store = self.state.vars
-        acct = store.acct
-        acct.add(n)
         scopes = store.scopes
-        scope = scopes[0] if name not in store.local_names else scopes[store.find_scope(name)[0]]
-        scope.size += n
-        if scope.acct is not acct:
-            scope.acct = acct
+        store.charge(scopes[0] if name not in store.local_names else scopes[store.find_scope(name)[0]], n)
 
     def arith_bump(self, name: str, sub: str, delta: int) -> int | None:
         """`m[$w]++`, `a[3]--` (arithops.incdec of an element): the element read with one lookup

@@ -106,9 +106,8 @@ class RgSearcher(Searcher):
     def _count_all_matches(self, stream: Stream, name: str) -> bool:
         total = 0
         for buf in _line_chunks(stream, self.ctx):
-            if (
-                self.o.binary == "without-match" and 0 in buf
-            ):  # (a byte as an int: see builtins/io._read_record)
+            # (a byte as an int: see builtins/io._read_record)
+            if self.o.binary == "without-match" and 0 in buf:
                 return False  # a binary file found while walking is skipped, as for the other counts
             for ls, le in self.selected_spans(buf, len(buf)):
                 total += sum(1 for _ in self._matches(buf[ls:le]))
