@@ -38,6 +38,8 @@ def plan_for(ex: Expander, p: A.Param) -> Plan | int | None:
     if p.sub is not None or p.names_suffix or not name or not (name[0].isalpha() or name[0] == "_"):
         return None  # elements, ${!prefix*}, positional and special parameters
     op = p.op
+    if name == "RANDOM" and (op is not None or p.prefix):
+        return None  # (bash reads it more than once: params.random_reads)
     if op is None:
         if p.prefix == "#":
             return _length_plan(name)

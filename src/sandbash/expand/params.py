@@ -68,9 +68,46 @@ def _bad_transform_expands(ex: Expander, p: A.Param, in_dq: bool, shown: str | N
     return value is not None
 
 
-def general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var | None) -> Value:
-    """param() the general way; `var`: what looking the name up gave, or NOT_LOOKED."""
+def random_reads(p: A.Param) -> tuple[int, int]:
+    """How many times bash reads $RANDOM to expand `p` (a `${RANDOM...}` with a subscript, a
+    length or an operator), and which read's value it uses: each of its find_variable calls runs
+    the generator (`RANDOM=7; : ${#RANDOM}; echo $RANDOM` gives the third number)."""
+    sub = p.sub
+    if p.prefix == "#":
+        return (2, 2) if sub is None else (1, 1)
+    op = p.op
+    value_op = op is not None and op.kind is not A.OpKind.TEST
+    if sub is None:
+        return (3, 1) if value_op else (1, 1)
+    if sub == "@" or sub == "*":
+        return (3, 2) if value_op else (2, 2)
+    return (4, 4) if value_op else (2, 2)
+
+
+def _random_general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var | None) -> Value:
+    """general() of a `${RANDOM...}` that bash reads several times: the generator moves on as
+    often as bash's does, and every read while `p` expands gives the value bash uses."""
+    count, used = random_reads(p)
+    reads = [] if var is NOT_LOOKED else [var]
+    while len(reads) < count:
+        reads.append(ex.env.lookup("RANDOM"))
+    var = reads[used - 1]
+    value = var.value if var is not None else None
+    before = ex.env.pin_random(int(value) if type(value) is str and value.isdigit() else None)
+    try:
+        return general(ex, p, in_dq, shown, var, False)
+    finally:
+        ex.env.pin_random(before)
+
+
+def general(
+    ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var | None, reread: bool = True
+) -> Value:
+    """param() the general way; `var`: what looking the name up gave, or NOT_LOOKED. `reread`:
+    a `${RANDOM...}` reads RANDOM as often as bash does (_random_general)."""
     prefix = p.prefix
+    if reread and p.name == "RANDOM" and (prefix == "#" or (not prefix and (p.op or p.sub))):
+        return _random_general(ex, p, in_dq, shown, var)
     if prefix == "bad":
         assert p.op is not None
         at = p.names_suffix == "@" or p.names_suffix == "!@"

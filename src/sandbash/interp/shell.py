@@ -100,6 +100,7 @@ _FACADE: dict[str, str] = {
     "set_array": "va",
     "var_names": "va",
     "nameref_target": "va",
+    "pin_random": "va",
     "eval_index": "va",
     "execute": "ev",
     "run_list": "ev",
@@ -129,6 +130,7 @@ class Shell:
     set_array: Callable[..., None]
     var_names: Callable[[], list[str]]
     nameref_target: Callable[[str], str | None]
+    pin_random: Callable[[int | None], int | None]
     eval_index: Callable[..., int]
     execute: Callable[[A.Command], int]
     run_list: Callable[[A.CommandList], int]

@@ -425,6 +425,8 @@ class ShellState:
         # $RANDOM: bash's own generator state (None: seed from rng on first use) and its last value
         self.rand_seed: int | None = None
         self.last_random = 0
+        # the value every read of $RANDOM gives while one expansion runs (Variables.pin_random)
+        self.random_pin: int | None = None
         self.unspecial: set[str] = set()  # dynamic variables `unset` made ordinary
         # BASH_CMDS/BASH_ALIASES are no variables of a scope: their -r and -x attributes live here
         self.table_attrs: dict[str, int] = {}
@@ -508,6 +510,7 @@ class ShellState:
         # drawn now, so this shell's sequence is the same whether the subshell uses its own or not
         own["rng_seed"] = self.rng.random()
         own["rand_seed"] = None  # a subshell reseeds, as bash's does
+        own["random_pin"] = None
         own["command_builtin"] = False
         if not lazy:
             new.materialize()

@@ -373,6 +373,8 @@ class Variables:
     def _random(self) -> int:
         """The next $RANDOM, as bash's brand(): never the same number twice in a row."""
         st = self.state
+        if st.random_pin is not None:
+            return st.random_pin
         if st.rand_seed is None:  # a new shell or subshell: seeded from the shell's generator
             st.rand_seed = st.rng.getrandbits(32)
         while True:
@@ -381,6 +383,14 @@ class Variables:
             if value != st.last_random:
                 st.last_random = value
                 return value
+
+    def pin_random(self, value: int | None) -> int | None:
+        """Make every read of $RANDOM give `value` (None: the generator again) and return the
+        pin before: an expansion bash reads RANDOM for several times uses one of the values
+        (params.random_reads)."""
+        before = self.state.random_pin
+        self.state.random_pin = value
+        return before
 
     def _call_stack_var(self, name: str) -> Var:
         """FUNCNAME, BASH_SOURCE and BASH_LINENO: innermost call first. FUNCNAME is empty

@@ -49,6 +49,9 @@ class FakeEnv:
     def nameref_target(self, name: str) -> str | None:
         return None
 
+    def pin_random(self, value: int | None) -> int | None:
+        return None
+
     def positional(self) -> list[str]:
         return list(self.args)
 
