@@ -365,7 +365,15 @@ class DeadlineExpired(BaseException):
 
 class Budget:
     """Counters for one run. Cheap to charge; thread-safe enough (pipeline
-    stages share it; a lost increment under a race is harmless)."""
+    stages share it; a lost increment under a race is harmless).
+
+    The inline contract: a path run once a line or once a command may save the call of
+    checkpoint() or command() by writing out their fast half, always as this one idiom and
+    nothing else (tests/unit/test_lint_rules.py, rule 3, holds every module outside this one to
+    it): `b.work += 1` then at once `if b.work >= b.work_stop: b.work_slow()`, and `b.commands
+    += 1` then `if b.commands >= b.command_stop: b.command_slow()`. The stops are the counts at
+    which the slow halves must run (the next read of the clock, or the first unit past the
+    limit), so the idiom keeps checkpoint()'s and command()'s guarantees at one compare a unit."""
 
     __slots__ = (
         "limits",

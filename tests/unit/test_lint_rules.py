@@ -9,6 +9,12 @@
    built only of: str/bytes literals, `re.escape(...)` of anything (escaped text matches itself),
    module constants (UPPER_CASE names, `CONST.pattern`), and `+`, f-strings and `a if c else b` over
    those. Anything else needs a row in RE_EXCEPTIONS saying why its shape cannot grow with input.
+3. A unit charged to the run's Budget inline (limits.Budget's docstring: a line read, a compiled
+   command) is written as one idiom, in full, so that a hot path saves Budget.checkpoint()'s call
+   without a second rule of its own: `B.work += 1` followed at once by `if B.work >= B.work_stop:
+   B.work_slow()` (the same B, nothing else in the `if`), and `B.commands += 1` by the same test of
+   `command_stop` and `command_slow()`. Outside limits.py, the stops and the slow halves appear
+   nowhere else.
 """
 
 from __future__ import annotations
@@ -218,3 +224,86 @@ def test_user_counts_do_not_size_patterns(argv: list[str], stdin: bytes) -> None
     if have(argv[0]):
         out, _, status = real_command(argv, stdin)
         assert (got.stdout, got.status) == (out, status)
+
+
+# rule 3: the counter charged inline -> (its stop, its slow half)
+INLINE_CHARGES = {"work": ("work_stop", "work_slow"), "commands": ("command_stop", "command_slow")}
+
+
+def _inline_charge(first: ast.stmt, second: ast.stmt | None) -> str | None:
+    """The counter `first` charges by one when `first` and `second` are the whole idiom of rule 3
+    (`B.work += 1` then `if B.work >= B.work_stop: B.work_slow()`); None otherwise."""
+    if not (
+        isinstance(first, ast.AugAssign)
+        and isinstance(first.op, ast.Add)
+        and isinstance(first.target, ast.Attribute)
+        and first.target.attr in INLINE_CHARGES
+        and isinstance(first.value, ast.Constant)
+        and first.value.value == 1
+    ):
+        return None
+    counter = first.target.attr
+    owner = ast.unparse(first.target.value)
+    stop, slow = INLINE_CHARGES[counter]
+    want = f"if {owner}.{counter} >= {owner}.{stop}:\n    {owner}.{slow}()"
+    return counter if second is not None and ast.unparse(second) == want else None
+
+
+def inline_charge_violations(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, what) of each inline charge of rule 3 that is not the whole idiom, and of each use
+    of a stop or a slow half outside one."""
+    bad: list[tuple[int, str]] = []
+    in_idiom: set[int] = set()  # ids of the nodes inside a whole idiom
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if not isinstance(stmts, list):
+                continue
+            for k, stmt in enumerate(stmts):
+                nxt = stmts[k + 1] if k + 1 < len(stmts) else None
+                if _inline_charge(stmt, nxt) is not None:
+                    assert nxt is not None
+                    in_idiom.update(id(n) for n in ast.walk(nxt))
+                elif (
+                    isinstance(stmt, ast.AugAssign)
+                    and isinstance(stmt.target, ast.Attribute)
+                    and stmt.target.attr in INLINE_CHARGES
+                    and isinstance(stmt.value, ast.Constant)
+                    and stmt.value.value == 1
+                ):
+                    bad.append((stmt.lineno, f"{ast.unparse(stmt)} without its check at once"))
+    names = {name for pair in INLINE_CHARGES.values() for name in pair}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in names and id(node) not in in_idiom:
+            bad.append((node.lineno, f"{ast.unparse(node)} outside the idiom"))
+    return bad
+
+
+def test_inline_budget_charges_are_the_one_idiom() -> None:
+    bad = [
+        f"{module}:{line}: {what}"
+        for module, tree in MODULES
+        if module != "limits.py"
+        for line, what in inline_charge_violations(tree)
+    ]
+    assert not bad, "charge the budget inline only as rule 3 of this file's docstring:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "source, ok",
+    [
+        ("budget.work += 1\nif budget.work >= budget.work_stop:\n    budget.work_slow()", True),
+        ("b.commands += 1\nif b.commands >= b.command_stop:\n    b.command_slow()", True),
+        ("budget.work += steps\nbudget.ticks += steps", True),  # (LoopFrame's own rule: not inline)
+        ("budget.work += 1", False),  # the check forgotten
+        ("budget.work += 1\nx = 1\nif budget.work >= budget.work_stop:\n    budget.work_slow()", False),
+        ("budget.work += 1\nif budget.work > budget.work_stop:\n    budget.work_slow()", False),
+        ("budget.work += 1\nif budget.work >= budget.work_stop:\n    other.work_slow()", False),
+        ("b.work += 1\nif b.work >= b.work_stop:\n    b.work_slow()\nelse:\n    pass", False),
+        ("b.commands += 1\nif b.commands >= b.work_stop:\n    b.work_slow()", False),
+        ("if b.work >= b.work_stop:\n    b.work_slow()", False),  # a stop read outside the idiom
+        ("stop = budget.command_stop", False),
+    ],
+)
+def test_the_inline_charge_rule_reads_as_documented(source: str, ok: bool) -> None:
+    assert (not inline_charge_violations(ast.parse(source))) is ok

@@ -321,6 +321,20 @@ def _finish_char(stream: Stream, missing: int) -> bytes:
     return taken
 
 
+def _ends_escaping(sh: Shell, pieces: list[bytes], body: bytes) -> bool:
+    """The record so far (`pieces`, then `body`, which ends in a backslash) ends in a backslash
+    that escapes the next byte: an odd run of them, not counting one that an unfinished character
+    before them takes in (bash 5.2's read_mbchar takes the byte that breaks a character, a
+    backslash too, before read looks for escapes: `\\303\\\\` ends escaping)."""
+    run = len(body) - len(body.rstrip(b"\\"))
+    prefix = body[:-run]
+    if pieces:
+        prefix = b"".join(pieces) + prefix
+    if prefix and prefix[-1] >= 0x80 and _utf8_shell(sh) and _mb_missing(prefix):
+        run -= 1
+    return run % 2 == 1
+
+
 def _read_raw(
     sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: bool, raw: bool, timeout: float | None
 ) -> tuple[str, bool, list[int]]:
@@ -372,20 +386,15 @@ def _read_record(
                 pieces.append(line)
             break
         body = line[: -len(delim_b)]
-        if not raw and delim_b == b"\n" and body.endswith(b"\\"):
-            trailing = len(body) - len(body.rstrip(b"\\"))
-            # (a backslash that breaks an unfinished character is no escape: bash 5.2)
-            if trailing % 2 == 1 and not (
-                not body.isascii() and _utf8_shell(sh) and _mb_missing(b"".join(pieces) + body[:-1])
-            ):
-                # backslash-newline: a continuation line
-                if not cut:
-                    pieces.append(body[:-1])
-                continue
+        if not raw and delim_b == b"\n" and body.endswith(b"\\") and _ends_escaping(sh, pieces, body):
+            # backslash-newline: a continuation line
+            if not cut:
+                pieces.append(body[:-1])
+            continue
         if (
             not raw
             and delim_b != b"\n"
-            and (delim_b == b"\\" or (len(body) - len(body.rstrip(b"\\"))) % 2 == 1)
+            and (delim_b == b"\\" or (body.endswith(b"\\") and _ends_escaping(sh, pieces, body)))
         ):
             # bash's read takes a backslash as an escape before it looks for the delimiter: an
             # escaped delimiter is part of the value (unescaped below), and a backslash delimiter
