@@ -1377,51 +1377,50 @@ class Variables:
         scope: Scope | None = None,
         parsed: A.Subscript | None = None,
     ) -> None:
+        """One element of `var` (made an array if it is not one), charged as it changes the value.
+        The key or index first: a bad one leaves the variable as it was (`declare -a a; a[1+]=x`),
+        and its expansion may assign the variable itself (`b[b[0]=5]=q`, `m[$((m[a]=1))]=v`):
+        bash stores into what that made, and that assignment charged itself."""
+        assoc = isinstance(var.value, AssocArray) or bool(var.attrs & ASSOC)
+        if assoc:
+            key = self.sh.subscript_key(sub, parsed)
+            if key == "":
+                raise AssignError(f"{name}[{sub}]: bad array subscript")
+            index = 0
+        else:
+            if sub in ("@", "*"):
+                raise AssignError(f"{name}[{sub}]: bad array subscript")  # (the variable unchanged)
+            cur = var.value
+            arr = (
+                cur
+                if isinstance(cur, IndexedArray)
+                else IndexedArray([cur] if isinstance(cur, str) else None)
+            )
+            try:
+                index = self.eval_index(sub, arr, parsed)
+            except ArithError as e:  # (bash -c exits, a script goes on with its next line)
+                raise ExpansionError(e.render(), 1, exits=True, arith=True) from None
+            except AssignError:
+                raise AssignError(f"{name}[{sub}]: bad array subscript") from None
         cur = var.value
         before = value_size(cur)
         try:
-            self._store_element(name, var, sub, value, append, parsed)
+            if assoc:
+                if not isinstance(cur, AssocArray):
+                    cur = var.value = AssocArray()  # (`declare -A m` unset until an element is set)
+                self.sh.check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
+                old = cur.get(key) if append else None
+                cur.set(key, self._convert(var, value, var.attrs, old) if (append or var.attrs) else value)
+                return
+            if not isinstance(cur, IndexedArray):
+                cur = var.value = IndexedArray([cur] if isinstance(cur, str) else None)
+            self.sh.check_array(len(cur) + 1)
+            old2 = cur.get(index) if append else None
+            cur.set(index, self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value)
         finally:
             if scope is None:
                 scope = self._scope_for_write(name)[0]
             _charge(self.state.vars, scope, value_size(var.value) - before)
-
-    def _store_element(
-        self, name: str, var: Var, sub: str, value: str, append: bool, parsed: A.Subscript | None
-    ) -> None:
-        cur = var.value
-        if isinstance(cur, AssocArray) or var.attrs & ASSOC:
-            # the key first: a bad one leaves `declare -A m` unset (bash: `declare -p m` shows no `=()`)
-            key = self.sh.subscript_key(sub, parsed)
-            if key == "":
-                raise AssignError(f"{name}[{sub}]: bad array subscript")
-            if not isinstance(cur, AssocArray):
-                cur = AssocArray()
-                var.value = cur
-            self.sh.check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
-            old = cur.get(key) if append else None
-            cur.set(
-                key,
-                self._convert(var, value, var.attrs, old if append else None)
-                if (append or var.attrs)
-                else value,
-            )
-            return
-        if sub in ("@", "*"):
-            raise AssignError(f"{name}[{sub}]: bad array subscript")  # (the variable unchanged)
-        # the index first: a bad one leaves the variable as it was (`declare -a a; a[1+]=x`)
-        arr = cur if isinstance(cur, IndexedArray) else IndexedArray([cur] if isinstance(cur, str) else None)
-        try:
-            index = self.eval_index(sub, arr, parsed)
-        except ArithError as e:  # (bash -c exits, a script goes on with its next line)
-            raise ExpansionError(e.render(), 1, exits=True, arith=True) from None
-        except AssignError:
-            raise AssignError(f"{name}[{sub}]: bad array subscript") from None
-        if arr is not cur:
-            var.value = cur = arr
-        self.sh.check_array(len(cur) + 1)
-        old2 = cur.get(index) if append else None
-        cur.set(index, self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value)
 
     def _readonly_index(self, name: str, var: Var, sub: str, parsed: A.Subscript | None) -> None:
         """bash computes an element's index before it finds the array readonly: `c[-9]=x` on a
