@@ -494,16 +494,16 @@ def _declare_one(
             hidden = vars_.find(name)  # bash's make_local_variable: a local of an exported name is exported
             var = Var(None, EXPORT if hidden is not None and hidden.attrs & EXPORT else 0)
             idx = next(i for i in range(len(vars_.scopes) - 1, -1, -1) if vars_.scopes[i] is scope)
-            below = vars_.scopes[idx - 1] if idx > 0 else None
+            below = vars_.temp_below(name, idx)
             if inherit or st.shopts.get("localvar_inherit"):
                 outer = vars_.find(name)
                 if outer is not None:
                     var = outer.copy()
                     var.attrs &= ~NAMEREF  # (bash: inheriting a reference makes no sense)
-            elif below is not None and below.temp and name in below:
-                # a local declared right above a temporary binding inherits its value and
-                # export attribute, no other (bash's make_local_variable)
-                var = below[name].copy()
+            elif below is not None:
+                # a local hiding a temporary binding inherits its value and export attribute, no
+                # other (bash's make_local_variable)
+                var = below.copy()
                 var.attrs &= EXPORT
             _place(vars_, scope, name, var)
     else:

@@ -258,7 +258,7 @@ def _declare_one(name: str, v: str, inline: bool) -> str:
     none = v == "None"
     size = "VAR_OVERHEAD" if none else f"VAR_OVERHEAD + (len({v}) if {v}.isascii() else 4 * len({v}))"
     # (no value: a temporary binding of the call's to inherit is declare_local's)
-    below = f"\n    and not (scopes[-2].temp and {name} in scopes[-2])" if none else ""
+    below = f"\n    and not ({name} in vs.local_names and vs.temp_below({name}) is not None)" if none else ""
     return (
         f"vs = st.vars\n"
         f"scopes = vs.scopes\n"

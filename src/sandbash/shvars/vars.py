@@ -509,6 +509,21 @@ class VarStore:
     def held(self) -> int:
         return self.acct.held
 
+    def temp_below(self, name: str, above: int = -1) -> Var | None:
+        """The binding a new local `name` in the scope `above` (an index: the current one by
+        default) would hide, when it is a temporary one: a builtin's prefix binding, or a calling
+        function's call binding (`v=t f2`, f2 calls f1, f1 says `local v`): bash's
+        make_local_variable gives the local that binding's value, at any depth. (`local_names`
+        first: a name only the globals hold is never one.)"""
+        if name not in self.local_names:
+            return None
+        scopes = self.scopes
+        for i in range((len(scopes) if above < 0 else above) - 1, 0, -1):
+            s = scopes[i]
+            if name in s:
+                return s[name] if s.temp or (s.tempvars is not None and name in s.tempvars) else None
+        return None
+
     def declare_locals(self, pairs: Sequence[tuple[str, str | None]], checked: bool = False) -> bool:
         """`local name[=value] ...` (values expanded; None: no value) when every name is a new
         plain variable of the current function or a plain local of it already (_local_again):
@@ -523,7 +538,6 @@ class VarStore:
             return False
         if not checked and len(pairs) > 1 and len({name for name, _ in pairs}) < len(pairs):
             return False
-        below = scopes[-2] if len(scopes) > 1 and scopes[-2].temp else None
         readonly = self.readonly_names
         n = 0
         again = False  # (a name already local here: _local_again assigns it below)
@@ -538,7 +552,7 @@ class VarStore:
             if not checked and (not valid_name(name) or name in SPECIAL_ASSIGN or name in NOASSIGN):
                 return False
             if value is None:
-                if below is not None and name in below:
+                if name in self.local_names and self.temp_below(name) is not None:
                     return False  # inherits the temporary binding: the general path knows how
                 n += VAR_OVERHEAD
             else:
@@ -594,7 +608,7 @@ class VarStore:
         if name in scope:
             return self._local_again(scope, name, value)
         if value is None:
-            if len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
+            if name in self.local_names and self.temp_below(name) is not None:
                 return False  # inherits the temporary binding: the general path knows how
             n = VAR_OVERHEAD
         else:
@@ -656,7 +670,7 @@ class VarStore:
                     return False
                 continue
             if value is None:
-                if below.temp and name in below:
+                if name in names_below and self.temp_below(name) is not None:
                     return False  # inherits the temporary binding: the general path knows how
                 n = VAR_OVERHEAD
             else:
