@@ -589,8 +589,9 @@ class Compiler:
         first = self.piece(node.first)
         rest = tuple((op == "&&", self.piece(cmd)) for op, cmd in node.rest)
         last = len(rest) - 1
-        if not last:
-            return self._and_or_two(first, *rest[0])
+        if not last:  # (the commonest shape, `(( x )) && c=1`: and_or's work in _guarded's frame)
+            on_success, second = rest[0]
+            return _guarded(ev, first, second, on_success)
 
         def and_or() -> int:
             st.errexit_ignored += 1
@@ -617,39 +618,6 @@ class Compiler:
             return status
 
         return _guarded(ev, and_or)
-
-    def _and_or_two(self, first: Code, on_success: bool, second: Code) -> Code:
-        """`a && b`, `a || b` (the commonest shape: `(( x )) && c=1`): and_or's work with
-        _guarded's in place, a frame and the loop over the rest fewer."""
-        ev = self.ev
-        st = ev.state
-        procs = ev.pr.procsubs
-        finish = ev.pr.finish_procsubs
-        failed = ev.expansion_failed
-
-        def and_or_two() -> int:
-            mark = len(procs) if procs else 0
-            try:
-                st.errexit_ignored += 1
-                try:
-                    status = first()
-                finally:
-                    st.errexit_ignored -= 1
-                if status < 0:
-                    return status  # a `return` (returned)
-                if on_success == (status == 0):
-                    status = second()
-                    if status < 0:
-                        return status
-                st.last_status = status
-                return status
-            except ExpansionError as e:
-                return failed(e)
-            finally:
-                if procs and len(procs) > mark:
-                    finish(mark)
-
-        return and_or_two
 
     def if_cmd(self, node: A.If) -> Code:
         """`if`, as Evaluator._exec_if: each condition with `set -e` suspended."""
@@ -1274,9 +1242,12 @@ def _raising(code: Code) -> Code:
     return raising
 
 
-def _guarded(ev: Evaluator, code: Code) -> Code:
+def _guarded(ev: Evaluator, code: Code, second: Code | None = None, on_success: bool = True) -> Code:
     """What Evaluator.execute adds around a compound command: the process substitutions it opened
-    close as it ends, and an expansion error escaping it is reported there."""
+    close as it ends, and an expansion error escaping it is reported there. With `second`, the
+    command is `code && second` (`code || second` when not `on_success`): and_or's work for two
+    pieces done here, a frame and the loop over the rest fewer."""
+    st = ev.state
     procs = ev.pr.procsubs
     finish = ev.pr.finish_procsubs
     failed = ev.expansion_failed
@@ -1284,7 +1255,21 @@ def _guarded(ev: Evaluator, code: Code) -> Code:
     def guarded() -> int:
         mark = len(procs) if procs else 0
         try:
-            return code()
+            if second is None:
+                return code()
+            st.errexit_ignored += 1
+            try:
+                status = code()
+            finally:
+                st.errexit_ignored -= 1
+            if status < 0:
+                return status  # a `return` (returned)
+            if on_success == (status == 0):
+                status = second()
+                if status < 0:
+                    return status
+            st.last_status = status
+            return status
         except ExpansionError as e:
             return failed(e)
         finally:

@@ -23,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..expand.arith import Fn
     from ..expand.words import Expander
     from .compiler import Compiler
     from .executor import Executor
@@ -399,6 +400,11 @@ class Evaluator:
         step_text = literal_arith(node.step)
         aev = self.sh._arith  # (the shared evaluator, as arith_eval uses it)
         # (_arith_part inlined for the parts: its frame was a tenth of a tight loop's step)
+        # the functions found for the parts' texts are held between steps, and looked up again
+        # at each check of the loop's guard (every 64 steps at most): a text's first function
+        # (arith._tiered) is replaced in the cache by its generated one once hot
+        cond_fn: Fn | None = None
+        step_fn: Fn | None = None
         with self.loop_frame() as loop:
             n = 0  # (the step count: see LoopFrame)
             stop = loop.stop
@@ -407,18 +413,18 @@ class Evaluator:
                     n += 1
                     if n >= stop:
                         stop = loop.check(n)
+                        cond_fn = step_fn = None
                     if not mode.untraced and (st.traps or opts["xtrace"]):
                         cond = self._arith_or_error(node.cond)
                     else:
                         try:
-                            if (
-                                cond_text is None
-                                or aev.depth
-                                or (fn := compiled_fns.lookup(cond_text)) is None
+                            if aev.depth or (
+                                cond_fn is None
+                                and (cond_text is None or (cond_fn := compiled_fns.lookup(cond_text)) is None)
                             ):
                                 cond = cond_value()
                             else:
-                                cond = fn(aev)
+                                cond = cond_fn(aev)
                         except (ArithError, ExpansionError) as e:
                             self._arith_part_failed(e)
                             cond = None
@@ -441,14 +447,13 @@ class Evaluator:
                             break
                     else:
                         try:
-                            if (
-                                step_text is None
-                                or aev.depth
-                                or (fn := compiled_fns.lookup(step_text)) is None
+                            if aev.depth or (
+                                step_fn is None
+                                and (step_text is None or (step_fn := compiled_fns.lookup(step_text)) is None)
                             ):
                                 step_value()
                             else:
-                                fn(aev)
+                                step_fn(aev)
                         except (ArithError, ExpansionError) as e:
                             self._arith_part_failed(e)
                             status = 1

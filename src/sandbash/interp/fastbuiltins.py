@@ -58,6 +58,7 @@ Begin = Callable[["Executor", A.SimpleCommand, int], int]
 Literal = Callable[[A.Word], "str | None"]
 
 NAMES = frozenset(["let", "test", "["])
+STATUS_ZERO = ONE_STATUS[0]  # (PIPESTATUS after a status of 0, stored without ONE_STATUS's range test)
 # (`len(procs) if procs else 0`, `procs and len(procs) > mark`: as in compiler.py, len() only
 # while process substitutions are open)
 
@@ -330,7 +331,6 @@ def plain_builtin(
     procs = ex.pr.procsubs
     expander = ex.expander
     argv_held = expander.argv_held
-    begin_argv = expander.begin_argv
     errexit_check = ev.errexit_check
     words = cmd.words
     texts = [literal(w) for w in words]
@@ -345,6 +345,7 @@ def plain_builtin(
     )
     # ($_ is the argv's last word as the builtin leaves it: unset cuts `'a[1]'` at `[` in place)
     last_text = consts[-1] if consts is not None and name not in _CUTS_WORDS else None
+    nconsts = len(consts) if consts is not None else 0
     fatal_usage = name in _USAGE_FATAL  # (status 2 of a special builtin ends a POSIX shell)
     line = cmd.line
     redirs = cmd.redirs
@@ -368,9 +369,9 @@ def plain_builtin(
         mark = len(procs) if procs else 0
         ex.last_cmdsub_status = None
         if consts is not None:  # (nothing to expand: nothing held, max_argument_bytes not reached)
-            begin_argv()
+            expander._arg_bytes = 0  # (Expander.begin_argv inline)
             argv = list(consts)
-            if len(argv) > rt.limits.max_arguments:
+            if nconsts > rt.limits.max_arguments:
                 expander.end_argv(argv)
         else:
             try:
@@ -387,7 +388,7 @@ def plain_builtin(
             else:
                 try:  # (_run_builtin inline)
                     status = builtin(sh, argv)
-                    if status == 2 and fatal_usage and ex.posix_special(name):
+                    if fatal_usage and status == 2 and ex.posix_special(name):
                         raise ExitShell(2)
                 except Exception as e:
                     try:
@@ -404,9 +405,11 @@ def plain_builtin(
             if procs and len(procs) > mark:
                 ex.pr.finish_procsubs(mark)
         st.last_status = status
-        st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
         if status:
+            st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
             errexit_check(status)
+        else:  # (the common case without the range test)
+            st.pipestatus = STATUS_ZERO
         return status
 
     return builtin_cmd
