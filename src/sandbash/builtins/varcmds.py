@@ -484,6 +484,10 @@ def _declare_one(
                 sh.builtin_error(cmd, f"{name}: readonly variable")
                 return False
             scope.locals.add(name)
+        elif scope.temp:
+            # `v=t eval 'local v=x'`: the binding is the function's local from now on (unset in
+            # the function leaves it unset, hiding what is below: unset_var)
+            scope.locals.add(name)
         var = scope.get(name)
         existed = var is not None
         if own is not None and scope.func:

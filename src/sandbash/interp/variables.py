@@ -1731,14 +1731,16 @@ class Variables:
             # a local unset in its own function (or anywhere with localvar_unset)
             # stays local but unset, hiding the outer variable, as bash does
             top_func = next((k for k in range(len(scopes) - 1, -1, -1) if scopes[k].func), -1)
+            # (a builtin's temporary binding made local, `v=t eval 'local v=x'`, is the local of
+            # the function it runs in: i above top_func)
             if (
-                scope.func
+                (scope.func or scope.temp)
                 and name in scope.locals
-                and (i == top_func or self.state.shopts.get("localvar_unset"))
+                and (i >= top_func or self.state.shopts.get("localvar_unset"))
             ):
                 _charge(self.state.vars, scope, -value_size(var.value))
                 # (a call's temporary binding made local stays exported, as bash's makunbound)
-                tempvar = scope.tempvars is not None and name in scope.tempvars
+                tempvar = scope.temp or (scope.tempvars is not None and name in scope.tempvars)
                 scope[name] = Var(None, var.attrs & EXPORT if tempvar else 0)
             else:
                 _charge(self.state.vars, scope, -value_size(var.value) - VAR_OVERHEAD)
