@@ -356,6 +356,11 @@ def _declare_one(
         return False
     if items is not None:
         _compound_precheck(sh, name, set_attrs, local)
+    if not has_value and not local and sub is None and sh.va.is_dynamic(name):
+        # bash finds the variable and so runs its getter (a listing shows the value read; RANDOM
+        # moves on): once, and once more when declare changes its attributes
+        for _ in range(2 if cmd in ("declare", "typeset") and (set_attrs or clear_attrs) else 1):
+            sh.lookup(name)
     if sub is not None and cmd in ("readonly", "export"):
         sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
         return False
@@ -975,6 +980,8 @@ def _unexport(sh: Shell, arg: str, name: str, kind: int) -> int:
     except AssignError:  # a circular reference: the name itself
         sh.warn(f"{name}: circular name reference")
         target = name
+    if "=" not in arg and sh.va.is_dynamic(target):
+        sh.lookup(target)  # (bash's find_variable runs the getter: RANDOM moves on)
     found = sh.state.vars.find(target)
     if found is not None:
         found.attrs &= ~EXPORT

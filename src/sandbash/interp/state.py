@@ -425,6 +425,11 @@ class ShellState:
         # $RANDOM: bash's own generator state (None: seed from rng on first use) and its last value
         self.rand_seed: int | None = None
         self.last_random = 0
+        # what bash's cell of each dynamic scalar holds, the value last read or assigned, which a
+        # listing shows (Variables.listing); COMP_WORDBREAKS is there once read or assigned
+        self.dyn_values: dict[str, str | None] = {}
+        self.seconds_integer = False  # SECONDS was read: bash's getter made it an integer
+        self.groups_read = False  # GROUPS was read: a listing shows the groups, not `=()`
         # the value every read of $RANDOM gives while one expansion runs (Variables.pin_random)
         self.random_pin: int | None = None
         self.unspecial: set[str] = set()  # dynamic variables `unset` made ordinary
@@ -622,6 +627,7 @@ _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "rng": lambda p, new: _new_rng(new.rng_seed),
     "unspecial": lambda p, new: set(p.unspecial),
     "table_attrs": lambda p, new: dict(p.table_attrs),
+    "dyn_values": lambda p, new: dict(p.dyn_values),
     "ulimits": lambda p, new: dict(p.ulimits),
     "completions": lambda p, new: p.completions.forked(new.vars.acct),
     "history": lambda p, new: list(p.history),

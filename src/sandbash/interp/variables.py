@@ -126,6 +126,29 @@ _LISTED_WITH_VALUE = frozenset(
     }
 )
 
+# the dynamic scalars whose value bash's variable keeps as it is read (the getter stores it) or,
+# for some, assigned: a listing (`declare -p`, `set`) shows that value, or none before either
+# (COMP_WORDBREAKS is stored, and listed without its value until it is read or assigned)
+_KEPT = frozenset(
+    {
+        "RANDOM",
+        "SRANDOM",
+        "SECONDS",
+        "BASH_ARGV0",
+        "LINENO",
+        "BASHPID",
+        "EPOCHSECONDS",
+        "EPOCHREALTIME",
+        "BASH_SUBSHELL",
+        "HISTCMD",
+        "BASH_COMMAND",
+        "COMP_WORDBREAKS",
+    }
+)
+# the integer ones (bash's att_integer): an assigned value is kept as its arithmetic value;
+# LINENO and SECONDS (until a read makes it an integer) keep a decimal number, else 0
+_KEPT_INTEGER = frozenset({"RANDOM", "SRANDOM", "HISTCMD"})
+
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS"})
 # the option lists every shell stores as readonly variables without a value (Shell.init_variables):
 # their value is computed as they are read, their attributes (exported) are the stored variable's
@@ -151,7 +174,7 @@ _STAYS_DYNAMIC = frozenset(
 # it is an indexed array, which bash overwrites after each command; `_`, which bash's
 # bind_lastarg overwrites after each command, a function's local one too: `read x _` or
 # `for _ in ...` leave $_ the last word, as any command)
-_VALUED_DYNAMIC = _STAYS_DYNAMIC | OPTION_VARS | {"PIPESTATUS", "_"}
+_VALUED_DYNAMIC = _STAYS_DYNAMIC | OPTION_VARS | {"PIPESTATUS", "_", "COMP_WORDBREAKS"}
 
 
 def _intrand32(last: int) -> int:
@@ -165,7 +188,12 @@ def _intrand32(last: int) -> int:
 
 # names whose element assignment does more than store it (set_var's general path)
 _ELEMENT_SPECIAL = (
-    _TABLES | _NOASSIGN | _READONLY_DYNAMIC | _STAYS_DYNAMIC | SPECIAL_ASSIGN | {"DIRSTACK", "PATH"}
+    _TABLES
+    | _NOASSIGN
+    | _READONLY_DYNAMIC
+    | _STAYS_DYNAMIC
+    | SPECIAL_ASSIGN
+    | {"DIRSTACK", "PATH", "COMP_WORDBREAKS"}
 )
 
 # PATH: assigning it empties the hash table (bash's sv_path), temporary assignments too
@@ -271,6 +299,22 @@ class Variables:
     # Mixin for Shell: every variable read and write goes through here.
 
     def _dynamic(self, name: str, listing: bool = False) -> Var | None:
+        var = self._computed(name, listing)
+        if not listing:
+            st = self.state
+            if name in _KEPT:
+                if name == "COMP_WORDBREAKS":
+                    st.dyn_values[name] = None  # (read: listed with the stored value from now on)
+                elif var is not None:
+                    st.dyn_values[name] = var.value  # type: ignore[assignment]
+                    if name == "SECONDS":
+                        st.seconds_integer = True
+            elif name == "GROUPS":
+                st.groups_read = True
+        return var
+
+    def _computed(self, name: str, listing: bool) -> Var | None:
+        """The dynamic variable `name` as it reads now (None: no such dynamic variable)."""
         st = self.state
         rt = self.sh.rt
         if name in st.unspecial:
@@ -336,14 +380,33 @@ class Variables:
         shown = out.get("PIPESTATUS")
         if shown is not None and "PIPESTATUS" not in unspecial:
             out["PIPESTATUS"] = self.lookup("PIPESTATUS") or shown  # (an assigned one shows the statuses)
+        words = out.get("COMP_WORDBREAKS")
+        if words is not None and "COMP_WORDBREAKS" not in self.state.dyn_values:
+            out["COMP_WORDBREAKS"] = Var(None, words.attrs)  # (bash's: stored when first read)
         for name in OPTION_VARS:
             if name in out:
                 out[name] = self.lookup(name) or out[name]
+        kept = self.state.dyn_values
         for name, attrs in _LISTED_DYNAMIC.items():
-            if name in out or name in unspecial:
+            if name in unspecial:
                 continue
             value: Value = None
-            if name in _LISTED_WITH_VALUE:
+            if name in out:
+                held = out[name]
+                if name in _KEPT and not self._function_local(name, held):
+                    # (assigned, exported or readonly: bash's cell holds what was kept)
+                    if name == "SECONDS" and self.state.seconds_integer:
+                        attrs |= INTEGER
+                    out[name] = Var(kept.get(name), attrs | held.attrs)
+                continue
+            if name in _KEPT:
+                value = kept.get(name)
+                if name == "SECONDS" and self.state.seconds_integer:
+                    attrs |= INTEGER
+            elif name == "GROUPS" and self.state.groups_read:
+                groups = self._computed(name, True)
+                value = groups.value if groups is not None else None
+            elif name in _LISTED_WITH_VALUE:
                 var = self._dynamic(name, listing=True)  # (a listing fills no BASH_ARGV: bash's)
                 value = var.value if var is not None else None
                 if name == "FUNCNAME" and not self.state.frames:
@@ -705,7 +768,11 @@ class Variables:
             name
             for name, var in self.listing().items()
             if var is not None
-            and (var.value is not None or (name in _LISTED_DYNAMIC and name not in _LISTED_WITH_VALUE))
+            and (
+                var.value is not None
+                or name in _KEPT
+                or (name in _LISTED_DYNAMIC and name not in _LISTED_WITH_VALUE)
+            )
         }
         for scope in self.state.vars.scopes[:-1]:
             names.update(name for name, var in scope.items() if var is not None and var.value is not None)
@@ -1644,22 +1711,48 @@ class Variables:
                     self.state.ctype_stuck = now
                 return
 
+    def _kept_number(self, name: str, value: str) -> int:
+        """What an assignment to SECONDS, LINENO or an integer dynamic variable keeps (and gives
+        the listing): arithmetic once it is an integer (RANDOM, SECONDS once read or `declare
+        -i`: SECONDS=abc is 0), else a decimal number or 0 (bash's legal_number: SECONDS=2+3 is
+        0 before SECONDS was read)."""
+        st = self.state
+        as_int = name in _KEPT_INTEGER
+        if name == "SECONDS":
+            var = st.vars.find(name)
+            as_int = st.seconds_integer or (var is not None and bool(var.attrs & INTEGER))
+        text = value.strip()
+        if text.lstrip("-").isdigit():
+            number = int(text)
+        elif as_int:
+            number = self.sh.arith_eval(text or "0")
+        else:
+            from ..posix.testexpr import TestError, integer  # (test's module: not at start-up)
+
+            try:
+                number = integer(value)
+            except TestError:
+                number = 0
+        st.dyn_values[name] = str(number)
+        return number
+
     def _special_assign(self, name: str, value: str) -> None:
         if name in _CTYPE_VARS:
             self._ctype_changes(name, value)
+        if name in _KEPT and name not in self.state.unspecial:
+            if name == "COMP_WORDBREAKS":
+                self.state.dyn_values[name] = None  # (listed with its value from now on)
+            elif name == "SRANDOM" or name == "HISTCMD" or name == "LINENO":
+                self._kept_number(name, value)  # (RANDOM's and SECONDS' below, as they are used)
         if name == "_":
             self.state.last_arg = value  # (read as that until the command ends: `for _ in 1 2`)
         elif name == "RANDOM":
             # bash's sbrand: RANDOM is an integer variable, so its value is arithmetic; 32 bits kept
-            text = value.strip()
-            seed = int(text) if text.lstrip("-").isdigit() else self.sh.arith_eval(text or "0")
+            seed = self._kept_number(name, value)
             self.state.rand_seed = seed & 0xFFFFFFFF
             self.state.last_random = 0
         elif name == "SECONDS":
-            # an integer variable: the value is arithmetic (SECONDS=abc is 0)
-            text = value.strip()
-            offset = int(text) if text.lstrip("-").isdigit() else self.sh.arith_eval(text or "0")
-            self.sh.seconds_base = time.monotonic() - offset
+            self.sh.seconds_base = time.monotonic() - self._kept_number(name, value)
         elif name == "OPTIND":
             self.state.getopts_pos = 0
         elif name == "BASH_ARGV0" and name not in self.state.unspecial:
