@@ -135,6 +135,19 @@ CASES = [
     ["expand", "-t", "0"],
     ["expand", "-t", "3,2"],
     ["expand", "-t", "a"],
+    # GNU's tab-list reading: a `/` or `+` marks its number and every later one of that list
+    *(
+        ["expand", "-t", t, "tabs"]
+        for t in ("2,5/4", "2,+", "2,/", "+3,5", "/3,5", "+3,/4", "2,/3", "5/", "/+3", "2//3", "1,2,/0")
+    ),
+    *(
+        ["expand", "-t", t, "tabs"]
+        for t in ("+0", "99999999999999999999999", "-3", ",3", "3,x", "0,3", "2 ,4")
+    ),
+    ["expand", "-t", "2", "-t", "/5", "tabs"],
+    ["expand", "-t", "/2", "-t", "5", "tabs"],
+    ["unexpand", "-t", "2,/3", "tabs"],
+    ["unexpand", "-t", "/3,5", "tabs"],
     ["unexpand", "tabs"],
     ["unexpand", "-a", "tabs"],
     ["unexpand", "-t", "2", "tabs"],

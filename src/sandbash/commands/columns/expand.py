@@ -51,12 +51,14 @@ class TabStops:
     """GNU's tab list: one size, or ascending stops optionally followed by /N or +N."""
 
     def __init__(self, ctx: Ctx, specs: list[str], max_stop: int | None = None) -> None:
-        self.max_stop = max_stop  # a stop or increment past this is "too large" (GNU: past its integer range)
+        # a stop or increment past this is "too large" (GNU: past its integer range)
+        self.max_stop = (1 << 64) - 1 if max_stop is None else max_stop
         self.stops: list[int] = []
         self.extend = 0  # /N: every multiple of N after the last stop
         self.increment = 0  # +N: every N after the last stop
         for spec in specs:
             self._parse(ctx, spec)
+        self._validate(ctx)
         if not self.stops and not self.extend and not self.increment:
             self.stops = [8]
         if len(self.stops) == 1 and not self.extend and not self.increment:
@@ -66,41 +68,75 @@ class TabStops:
             self.size = 0
 
     def _parse(self, ctx: Ctx, spec: str) -> None:
-        i = 0
-        n = len(spec)
+        """One -t list, as GNU's parse_tab_stops reads it: numbers apart by commas or blanks, a
+        `/` or `+` before a number marks it (and every later number of this list) the extend or
+        increment size. Each error is told; the list ends the command after it if any was."""
+        ok = True
+        have = False  # digits of a number read
+        start = value = 0
+        extend = increment = False
+        i, n = 0, len(spec)
         while i < n:
             c = spec[i]
-            if c in ", \t":
-                i += 1
-                continue
-            prefix = ""
-            if c in "/+":
-                prefix = c
-                i += 1
-            j = i
-            while j < n and spec[j].isdigit():
-                j += 1
-            if j == i:
-                bad = spec[i:] if i < n else spec
-                ctx.error(f"tab size contains invalid character(s): {quote(ctx, bad)}")
-                raise CommandExit(1)
-            value = int(spec[i:j])
-            if self.max_stop is not None and value > self.max_stop:
-                ctx.error(f"tab stop is too large {quote(ctx, spec[i:j])}")
-                raise CommandExit(1)
-            if prefix == "/":
-                self.extend = value
-            elif prefix == "+":
-                self.increment = value
+            if c == "," or c in " \t":
+                if have and not self._store(ctx, value, extend, increment):
+                    ok = False
+                    break
+                have = False
+            elif c in "/+":
+                if have:
+                    ctx.error(f"'{c}' specifier not at start of number: {quote(ctx, spec[i:])}")
+                    ok = False
+                extend, increment = c == "/", c == "+"
+            elif "0" <= c <= "9":
+                if not have:
+                    have, start, value = True, i, 0
+                value = value * 10 + ord(c) - 48
+                if value > self.max_stop:
+                    j = i
+                    while j < n and "0" <= spec[j] <= "9":
+                        j += 1
+                    ctx.error(f"tab stop is too large {quote(ctx, spec[start:j])}")
+                    ok = False
+                    i = j - 1
             else:
-                if value == 0:
-                    ctx.error("tab size cannot be 0")
-                    raise CommandExit(1)
-                if self.stops and value <= self.stops[-1]:
-                    ctx.error("tab sizes must be ascending")
-                    raise CommandExit(1)
-                self.stops.append(value)
-            i = j
+                ctx.error(f"tab size contains invalid character(s): {quote(ctx, spec[i:])}")
+                ok = False
+                break
+            i += 1
+        if ok and have:
+            ok = self._store(ctx, value, extend, increment)
+        if not ok:
+            raise CommandExit(1)
+
+    def _store(self, ctx: Ctx, value: int, extend: bool, increment: bool) -> bool:
+        """A number of a list: a stop, or the extend/increment size (one of each, the last)."""
+        if extend or increment:
+            if self.extend if extend else self.increment:
+                ctx.error(f"'{'/' if extend else '+'}' specifier only allowed with the last value")
+                return False
+            if extend:
+                self.extend = value
+            else:
+                self.increment = value
+            return True
+        self.stops.append(value)
+        return True
+
+    def _validate(self, ctx: Ctx) -> None:
+        """GNU's validate_tab_stops, once every list is read."""
+        prev = 0
+        for stop in self.stops:
+            if stop == 0:
+                ctx.error("tab size cannot be 0")
+                raise CommandExit(1)
+            if stop <= prev:
+                ctx.error("tab sizes must be ascending")
+                raise CommandExit(1)
+            prev = stop
+        if self.extend and self.increment:
+            ctx.error("'/' specifier is mutually exclusive with '+'")
+            raise CommandExit(1)
 
     def next_stop(self, column: int) -> tuple[int, bool]:
         """The next tab stop after column, and whether it is past the last explicit one."""
