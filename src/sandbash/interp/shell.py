@@ -476,12 +476,14 @@ class Shell:
                 text = text[:-1]
         parser = self.make_parser(text, line_base)
         stdin = st.fds.get(0) if toplevel and st.mode == "s" else None
+        stream = toplevel and st.mode in ("s", "file")
         while True:
             if stdin is not None and st.fds.get(0) is not stdin:
                 parser, stdin = self._script_from_new_stdin(parser)
             parser.aliases = st.aliases if st.shopts["expand_aliases"] else None
             parser.extglob = st.shopts["extglob"]
             parser.posix = st.opts["posix"]
+            parser.stream = stream
             start = parser.pos
             try:
                 node = parser.parse_next()

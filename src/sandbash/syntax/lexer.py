@@ -94,6 +94,9 @@ class WordReader:
         self.pos = 0
         self.line_base = line_base
         self.extglob = extglob
+        # the text is a script read from a file or stdin (bash's buffered stream), not a string
+        # (`-c`, eval, source, traps): `((a)` then a newline differs (_dparen_unclosed)
+        self.stream = False
         # the newlines of the source, found up to (not including) _nl_upto: extended as positions
         # are asked for, cut back to an edit (an edit near the parser costs only what follows it)
         self._nl_positions: list[int] = []
@@ -746,7 +749,9 @@ class WordReader:
                         self.pos = i + 2
                         return self.make_arith(text)
                     if command:
-                        return None
+                        if not self.stream and (i + 1 == n or src[i + 1] == "\n"):
+                            raise self._dparen_unclosed(i + 1)
+                        return None  # a nested subshell: `((a) | b)`
                     outer_open = True
                     i += 1
                     continue
@@ -768,6 +773,24 @@ class WordReader:
         # the text ended first: bash's matched-pair reader names the `)' on the line where the
         # `((` began; inside a nested $( its command parser reaches the end of the text
         raise self.error_eof(")", self.eof_line() if subs else self.line_at(start))
+
+    def _dparen_unclosed(self, end: int) -> ParseError:
+        """`((a)` with the end of the line or text after its `)` in a string: bash's
+        parse_arith_cmd reports it at once (reading a script from a file, it is a nested
+        subshell), naming the text before `end` back to a blank or `;|&` of the line (its
+        error_token_from_text)."""
+        src = self.src
+        first = src.rfind("\n", 0, end) + 1
+        k = end - 1
+        while k > first and src[k] not in " \t\n;|&":
+            k -= 1
+        while k != end and src[k] in " \t\n":
+            k += 1
+        return ParseError(
+            f"syntax error near `{src[k:end]}'",
+            self.line_at(end - 1),
+            source_line=self.current_line_text(end - 1),
+        )
 
     def read_cmdsub(self, body_start: int) -> A.CmdSub:
         start_line = self.line
