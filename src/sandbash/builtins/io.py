@@ -16,7 +16,7 @@ from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubB
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, EXPORT, NOASSIGN, READONLY, ArrayRefArg, split_array_ref
-from ..stdio.streams import NullStream, Stream, StreamReadError
+from ..stdio.streams import CHUNK, NullStream, Stream, StreamReadError
 from . import builtin
 from .bopts import invalid_number_message, legal_number, parse_builtin_status, usage
 from .echo import write_out
@@ -428,27 +428,62 @@ def _read_record(
     return out, eof, escaped
 
 
+@functools.cache
+def _char_stop(special: bytes) -> re.Pattern[bytes]:
+    """The first byte _read_chars cannot take in a run: NUL, past ASCII, or one of `special`
+    (the delimiter of -n, a backslash without -r)."""
+    return re.compile(b"[\\x00\\x80-\\xff" + re.escape(special) + b"]")
+
+
 def _read_chars(
     sh: Shell, stream: Stream, delim_b: bytes, nchars: int, exact: bool, raw: bool, timeout: float | None
 ) -> tuple[str, bool, list[int]]:
-    """-n/-N: up to `nchars` characters, a byte at a time."""
+    """-n/-N: up to `nchars` characters. The input is read a piece at a time (at most what is
+    still wanted, from the stream's read-ahead or one read of its source, which never waits for
+    more than it has), and what is left after the last character is given back to the stream. A
+    run of plain ASCII bytes (no NUL, no delimiter for -n, no backslash without -r) is taken
+    whole; any other byte as bash 5.2 reads it, one at a time."""
     chars: list[str] = []
     escapes: list[int] = []
-    size = 0  # characters in `chars`
+    count = 0  # characters read (a run counts its bytes)
+    size = 0  # their length as text, in `chars`
     deadline = time.monotonic() + timeout if timeout is not None else None
     pending_backslash = False
     eof = False
     utf8 = _utf8_shell(sh)
     cut: int | None = None  # where a NUL read inside a character ends the value
     buf = b""
-    while len(chars) < nchars:
-        if deadline is not None and time.monotonic() > deadline:
-            return "".join(chars), True, escapes
-        b = stream.read(1)
-        if not b:
-            eof = True
-            break
-        sh.rt.budget.checkpoint()
+    stop = _char_stop((b"" if exact else delim_b) + (b"" if raw else b"\\"))
+    budget = sh.rt.budget
+    limit = sh.rt.limits.max_string_length
+    data = b""
+    pos = 0
+    while count < nchars:
+        if pos == len(data):
+            if deadline is not None and time.monotonic() > deadline:
+                return "".join(chars), True, escapes
+            data = stream.read(min(nchars - count, CHUNK))
+            pos = 0
+            if not data:
+                eof = True
+                break
+            if size > limit:  # (the value so far: NUL bytes dropped are no part of it)
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
+            if len(chars) > 4096:
+                chars = ["".join(chars)]  # (a str a character would hold ~60 bytes for each)
+            budget.checkpoint(len(data))  # (a byte read is a unit of work)
+        if not (buf or pending_backslash):
+            want = min(len(data), pos + nchars - count)
+            m = stop.search(data, pos, want)
+            end = m.start() if m else want
+            if end > pos:
+                chars.append(data[pos:end].decode("ascii"))
+                count += end - pos
+                size += end - pos
+                pos = end
+                continue
+        b = data[pos : pos + 1]
+        pos += 1
         if not (buf and utf8):  # (inside a character bash 5.2 reads on, delimiter or not)
             if not exact and not pending_backslash and b == delim_b:
                 break
@@ -476,13 +511,17 @@ def _read_chars(
                     continue
                 escapes.append(size)
                 chars.append(ch)
+                count += 1
                 size += len(ch)
                 continue
             if ch == "\\":
                 pending_backslash = True
                 continue
         chars.append(ch)
+        count += 1
         size += len(ch)
+    if pos < len(data):
+        stream.unread(data[pos:])  # (read past the last character: the next reader's)
     if buf:
         chars.append(buf.decode("utf-8", "surrogateescape"))
     if cut is not None:

@@ -61,3 +61,26 @@ def test_a_sub_deadline_ends_a_read_of_lines() -> None:
     and the sub-command's own deadline is read."""
     r = _bash().exec(f"timeout 0.3 bash -c '{SKIP_ALL}'; echo $?", limits={"max_work": 10**9, "timeout": 600})
     assert r.stdout == "124\n"
+
+
+# read -n/-N take the input a piece at a time (builtins/io._read_chars): each piece is charged as
+# work, a byte a unit, and the value is bounded as it grows
+@pytest.mark.parametrize("opt", ["-N", "-n", "-rN"])
+def test_max_string_length_ends_a_read_of_characters(opt: str) -> None:
+    script = f"read {opt} 999999999 -d '' v < /big"
+    assert _limit(script, max_string_length=100_000, max_work=10**9) == "max_string_length"
+
+
+@pytest.mark.parametrize("opt", ["-N", "-n"])
+def test_max_work_ends_a_read_of_characters(opt: str) -> None:
+    assert _limit(f"read {opt} 999999999 -d '' v < /big", max_work=100_000) == "max_work"
+
+
+def test_the_deadline_ends_a_read_of_dropped_bytes() -> None:
+    """NUL bytes are dropped (no value grows): only the clock ends reading /dev/zero."""
+    assert _limit("read -N 999999999999 v < /dev/zero", timeout=0.3, max_work=10**12) == "timeout"
+
+
+def test_a_read_of_characters_is_as_the_bytes_it_took() -> None:
+    script = "{ read -N 5000 a; read -rn 7 b; read -N 4 c; echo ${#a} $b $c; } < /big"
+    assert _bash().exec(script).stdout == "5000 x x x\n"  # (bash 5.2: b is x, c is "x\\nx\\n")
