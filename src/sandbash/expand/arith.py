@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from types import CodeType
     from typing import Protocol
 
+    from ..shvars.arrays import IndexedArray
     from ..shvars.vars import Var
 else:
     Protocol = object  # the protocols are the type checker's: a plain base at run time (typing is ~2 ms of a start-up)
@@ -99,7 +100,19 @@ class Evaluator:
     """Runs compiled arithmetic; variable values are themselves expressions,
     evaluated recursively as bash does."""
 
-    __slots__ = ("vars", "text", "depth", "scopes", "opts", "slots", "names", "bump", "resized")
+    __slots__ = (
+        "vars",
+        "text",
+        "depth",
+        "scopes",
+        "opts",
+        "slots",
+        "names",
+        "bump",
+        "resized",
+        "element",
+        "put",
+    )
 
     def __init__(self, vars: ArithVars, text: str) -> None:
         self.vars = vars
@@ -120,6 +133,12 @@ class Evaluator:
         # with scopes: the owner's charge (to max_memory) of a plain variable's text about to be
         # replaced by one of another size in bytes (the stores here and in generated functions)
         self.resized: Callable[[str, int], None] | None = None
+        # with scopes: the owner's once() of an element's subscript with nothing to expand
+        # (`h[i%10] += 1`), giving an indexed array and the index as a pair (read from the array,
+        # stored through `put`), or once()'s text for anything else (then get and set); and its
+        # store of an element by that index (see arithgen's assign)
+        self.element: Callable[[str, str], tuple[IndexedArray, int] | str | None] | None = None
+        self.put: Callable[[str, int, int], None] | None = None
 
     def error(self, message: str, pos: int, text: str | None = None) -> ArithError:
         """The error at `pos` (< 0: none) of the expression `text` (a generated function names its

@@ -47,6 +47,19 @@ _BITWISE = {"&", "|", "^"}
 _PLAIN = 'r.isdigit() and r.isascii() and (len(r) == 1 or r[0] != "0" and len(r) < 19)'
 
 
+def _plain_sub(sub: str | Slot) -> bool:
+    """A subscript the owner's `element` takes (Evaluator.element): text with nothing to expand
+    (eval_index evaluates it as it is), not empty and not a plain number (once() gives those as
+    they are)."""
+    return (
+        type(sub) is str
+        and sub.strip() != ""
+        and not sub.isdigit()
+        and not any(c in sub for c in "$`\"'\\")
+        and len(sub) <= 4096
+    )
+
+
 def fits(node: Arith | Slot) -> bool:
     """Whether the tree is small and shallow enough to generate (walked without recursion)."""
     stack: list[tuple[Arith | Slot, int]] = [(node, 1)]
@@ -221,8 +234,11 @@ class _Gen:
             return value
         name = self.const(target.name)
         sub = "None"
+        pair = ""
         if target.sub is None:
             cur = self.read(target, ind)
+        elif _plain_sub(target.sub):
+            pair, sub, cur = self.element(name, target.sub, ind)
         else:
             sub = self.tmp()  # the subscript is evaluated once (`a[i++] += 2`)
             self.emit(ind, f"{sub} = ev.once({name}, {self.sub(target.sub)})")
@@ -233,9 +249,36 @@ class _Gen:
         x = self.op(node.op[:-1], cur, value, int(node.pos), ind)
         if target.sub is None:
             self.store(target.name, None, x, ind)
+        elif pair:
+            self.emit(ind, f"if type({pair}) is tuple:")
+            self.emit(ind + 1, f"ev.put({name}, {sub}, {x})")
+            self.emit(ind, "else:")
+            self.emit(ind + 1, f"ev.set({name}, {sub}, {x})")
         else:
             self.emit(ind, f"ev.set({name}, {sub}, {x})")
         return x
+
+    def element(self, name: str, text: str, ind: int) -> tuple[str, str, str]:
+        """The subscript of `name[sub] OP= value` evaluated once (as Evaluator.once) by the owner's
+        `element`, which gives an indexed array and the index: the element is read from the array
+        here as arith_get reads it (and stored by `put`); else once()'s text, read by ev.get (and
+        stored by ev.set). The pair's, the subscript's and the value's names."""
+        csub = self.const(text)
+        pair, hook, sub, cur = self.tmp(), self.tmp(), self.tmp(), self.tmp()
+        self.emit(ind, f"if ({hook} := ev.element) is None:")
+        self.emit(ind + 1, f"{pair} = ev.once({name}, {csub})")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"{pair} = {hook}({name}, {csub})")
+        self.emit(ind, f"if type({pair}) is tuple:")
+        self.emit(ind + 1, f"{sub} = {pair}[1]")
+        self.emit(ind + 1, f"r = {pair}[0].get({sub})")
+        self.emit(ind + 1, f"{cur} = _ints.get(r)")
+        self.emit(ind + 1, f"if {cur} is None:")
+        self.emit(ind + 2, f"{cur} = ev.value_of(r)")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"{sub} = {pair}")
+        self.emit(ind + 1, f"{cur} = ev.get({name}, {sub})")
+        return pair, sub, cur
 
     def incdec(self, node: AIncDec, ind: int) -> str:
         target = node.target

@@ -52,6 +52,9 @@ from .variables import (
 
 TYPE_CHECKING = False
 
+# the indexes whose text is a plain index (variables.plain_index: fewer than 19 digits)
+_PLAIN_INDEX_END = 10**18
+
 # parsed subscript texts, shared by every run of the process: keyed by everything that shapes
 # the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in
 _SUB_CACHE: TextCache[tuple[str, int, bool, int, int], A.Word] = TextCache()
@@ -148,6 +151,8 @@ class Shell:
             ev.opts = self.state.opts
             ev.bump = self.arith_bump
             ev.resized = self.arith_resized
+            ev.element = self.arith_element
+            ev.put = self.arith_put
         setattr(self, name, ev)
         return ev
 
@@ -775,6 +780,35 @@ class Shell:
             return ""  # reported where it is read; the assignment is refused (arith_set)
         except AssignError:
             return sub  # reported where it is read, as before
+
+    def arith_element(self, name: str, sub: str) -> tuple[IndexedArray, int] | str:
+        """`h[i%10] += 1`'s subscript (text with nothing to expand: arithgen._plain_sub) evaluated
+        once, as arith_index evaluates it (its function by its text, then arith_eval's call; a
+        negative index counted back from the end): with an indexed array, the array and the
+        index, which the generated function reads and stores (arith_put) without the text's
+        round trip; anything else (another kind of variable, a text not compiled yet, a nested
+        evaluation, a negative index before the start) arith_index's text, as before."""
+        var = self.lookup(name)
+        if var is not None and type(arr := var.value) is IndexedArray:
+            ev = self._arith
+            fn = _COMPILED.lookup(sub)
+            if fn is not None and not ev.depth:
+                try:
+                    index = fn(ev)
+                except ArithError as e:
+                    raise subscript_error(e) from None
+                if index < 0:
+                    index += arr.max_index() + 1
+                    if index < 0:
+                        return sub  # (arith_index's: reported where it is read)
+                return arr, index
+        return self.arith_index(name, sub)
+
+    def arith_put(self, name: str, index: int, value: int) -> None:
+        """The store of an element arith_element gave the index of: arith_set's own steps for
+        that index as text (store_index first, when the text is a plain index)."""
+        if not (index < _PLAIN_INDEX_END and self.va.store_index(name, index, str(value))):
+            self.arith_set(name, str(index), value)
 
     arith_cmd = ""  # "((: " while a (( )) command runs: errors bash reports in its name
     killed_by = 0  # the signal that ended this shell (a subshell), for its parent's report
