@@ -72,12 +72,17 @@ def call_function(
         scope = Scope(False, True)  # (positional: keywords cost the type call a dict)
         scope.names = names
     acct = store.acct
-    n = 0
-    if len(argv) > 1:
-        # the call's positional parameters live as long as the call: charged (max_memory) now and
-        # given back as it returns. (MemAccount.add's common case inline: within the grains
-        # already charged; anything else, add itself)
-        n = sum(map(len, argv)) + 64 * len(argv) if len(argv) > 2 else len(argv[0]) + len(argv[1]) + 128
+    # the call's positional parameters live as long as the call: charged (max_memory) now and
+    # given back as it returns. (MemAccount.add's common case inline: within the grains already
+    # charged; anything else, add itself. One argument, the commonest call, is summed in place)
+    count = len(argv)
+    if count == 2:
+        n = len(argv[0]) + len(argv[1]) + 128
+    elif count > 2:
+        n = sum(map(len, argv)) + 64 * count
+    else:
+        n = 0
+    if n:
         held = acct.held + n
         if held <= acct.charged:
             acct.held = held
