@@ -51,6 +51,7 @@ CHANGES = [
     ("hashed", lambda d: d.__setitem__("ls", "command:/bin/ls"), lambda d: d.get("ls")),
     ("unspecial", lambda s: s.add("RANDOM"), lambda s: "RANDOM" in s),
     ("table_attrs", lambda d: d.__setitem__("BASH_CMDS", 2), lambda d: d.get("BASH_CMDS")),
+    ("dyn_values", lambda d: d.__setitem__("RANDOM", "3"), lambda d: d.get("RANDOM") == "3"),
     ("ulimits", lambda d: d.__setitem__("n", (1, 1)), lambda d: d.get("n")),
     ("completions", lambda d: d.__setitem__("git", {"-W": ["x"]}), lambda d: d.get("git")),
     ("history", lambda lst: lst.append("ls"), lambda lst: "ls" in lst),
