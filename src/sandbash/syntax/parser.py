@@ -898,6 +898,7 @@ class Parser(WordReader):
         tok = self.peek()
         if not select and self._dparen_at(tok) >= 0:
             return self.parse_arith_for(tok, line, col)
+        tok = self._after_blank_alias(tok)
         if tok.kind != "word":
             raise self.unexpected_after(tok, self.pos)
         # any word parses (`for f\1 in ...`): bash checks the name when the loop runs
@@ -910,13 +911,13 @@ class Parser(WordReader):
         self.skip_newlines()
         # bash 5.2 inside a case item: `for x` NEWLINE `in ...` fails at the token after the list
         broken_in = self._case_bodies > 0 and "\n" in self.src[before : self.pos]
-        tok = self.peek()
+        tok = self._after_blank_alias(self.peek())
         words: tuple[A.Word, ...] | None = None
         if self.is_reserved(tok, "in"):
             self.consume()
             items: list[A.Word] = []
             while True:
-                tok = self.peek()
+                tok = self._after_blank_alias(self.peek())
                 if tok.kind == "word":
                     assert tok.word is not None
                     items.append(tok.word)
@@ -933,6 +934,7 @@ class Parser(WordReader):
             words = tuple(items)
         elif self.is_op(tok, ";"):
             self.consume()
+        self._alias_next_pos = None
         self.skip_newlines()
         body = self.parse_do_group()
         end_line = self.line_at(max(self.pos - 1, 0))
@@ -1348,6 +1350,26 @@ class Parser(WordReader):
         # a value ending in a blank makes the next word a candidate too
         self._alias_next_pos = tok.pos + len(value) if value.endswith((" ", "\t")) else None
         return True
+
+    def _after_blank_alias(self, tok: Tok) -> Tok:
+        """`tok`, or what it reads as when an alias whose value ended in a blank came just before
+        it: bash's lexer expands that word too, wherever it stands (`for`'s name, `in` and its
+        words after FOR='for ', IN='in '), and the first word of its value again."""
+        next_pos = self._alias_next_pos
+        if next_pos is None or tok.pos < next_pos or tok.kind != "word":
+            return tok
+        self._alias_next_pos = None
+        outer: int | None = None
+        while tok.kind == "word":
+            size = len(self.src)
+            if not self.try_alias(tok):
+                break
+            if self._alias_next_pos is None and outer is not None:
+                # (a blank that ended the outer value still makes the word after it a candidate)
+                self._alias_next_pos = outer + len(self.src) - size
+            outer = self._alias_next_pos
+            tok = self.peek()
+        return tok
 
     def try_assignment(self, tok: Tok) -> A.Assign | None:
         """`name=value`, `name+=value`, `name[sub]=value` (the subscript may
