@@ -204,6 +204,10 @@ def _wait(sh: Shell, argv: list[str]) -> int:
                 return interrupted
             notify(sh, job)
             forget_job(sh, job)
+        if owns_table(sh):
+            # bash's wait_for_background_pids ends with bgp_clear: `wait PID` of any job gone
+            # from the table is no longer known (`pid N is not a child of this shell`)
+            sh.rt.reaped.clear()
         return 0
     status = 0
     for spec in opts.args:
