@@ -286,6 +286,30 @@ class _Gen:
         name, sub = self.const(target.name), self.sub(target.sub)
         delta = 1 if node.op == "++" else -1
         slow = f"{x} = _incdec({name}, {sub}, {delta}, {node.prefix}, ev)"
+        if target.sub is not None and _plain_sub(target.sub):
+            # arithops.incdec's order: the owner's bump first (it takes a plain key or index
+            # and declines anything else before evaluating it), then the subscript once
+            bump = self.tmp()
+            self.emit(
+                ind,
+                f"if ({bump} := ev.bump) is not None and ({x} := {bump}({name}, {sub}, {delta})) is not None:",
+            )
+            if node.prefix:
+                self.emit(ind + 1, f"{x} += {delta}")
+                self.wrap_if_over(x, ind + 1, delta > 0, delta < 0)
+            else:
+                self.emit(ind + 1, "pass  # (the old value)")
+            self.emit(ind, "else:")
+            pair, index, old = self.element(name, target.sub, ind + 1)
+            new = self.tmp()
+            self.emit(ind + 1, f"{new} = {old} + {delta}")
+            self.wrap_if_over(new, ind + 1, delta > 0, delta < 0)
+            self.emit(ind + 1, f"if type({pair}) is tuple:")
+            self.emit(ind + 2, f"ev.put({name}, {index}, {new})")
+            self.emit(ind + 1, "else:")
+            self.emit(ind + 2, f"ev.set({name}, {index}, {new})")
+            self.emit(ind + 1, f"{x} = {new if node.prefix else old}")
+            return x
         if target.sub is not None or target.name in SPECIAL_ASSIGN:
             self.emit(ind, slow)
             return x

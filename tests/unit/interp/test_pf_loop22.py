@@ -34,6 +34,15 @@ SCRIPTS = {
     "side-effects": "j=0; x='j+0'; "
     + LOOP.format("(( h[j++ % 5] += 1 )); (( h[x] += 1 ))")
     + '; echo "$j ${#h[@]} ${h[4]} ${h[299]}"',
+    "incdec": "declare -a h; declare -A m; k=ab; "
+    + LOOP.format("(( h[i%10]++, --h[i%3], g[i%4]--, ++g[i%2], m[k]++, m[i%2]-- ))")
+    + "; declare -p h g m",
+    "incdec-values": "a=(9223372036854775807 '1+1' 010 '' x -9223372036854775808); "
+    + LOOP.format("(( x = a[i%6]++ + --a[(i+1)%6] ))")
+    + '; declare -p a; echo "$x"',
+    "incdec-refs": "a=(0 0); declare -n r=a; declare -a ro=(1); readonly ro; "
+    + LOOP.format("(( r[i%2]++, a[-1-i%2]--, a[i-5]++ )); (( ro[i%1]++ ))")
+    + " 2>&1 | sort | uniq -c; declare -p a ro",
     "local": "h=(9); f() { local -a h=(0 0); local i; "
     + LOOP.format("(( h[i%2] += 2 ))")
     + '; echo "${h[*]}"; }; f; echo "${h[*]}"',
