@@ -23,7 +23,7 @@ from ..expand.stringfn import string_fn
 from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import IndexedArray
-from ..shvars.vars import ARRAY, EXPORT
+from ..shvars.vars import ARRAY, EXPORT, NOASSIGN
 from ..syntax import ast as A
 from ..vfs.errors import strerror
 from .builtin_table import loaded
@@ -174,6 +174,7 @@ def read_code(
     targets = _targets(names, array)  # (what is stored into: the names, REPLY or the array)
     target_plain = [n not in NOT_PLAIN for n in targets]
     stored = len(targets)
+    plain_array = array is not None and array not in NOASSIGN  # (_read_array's test of the name)
     # (no word expands: the shape's words are literal text, none an array reference)
     words = [t for t in (literal(w) for w in cmd.words) if t is not None]
     last = words[-1]
@@ -197,13 +198,15 @@ def read_code(
         if len(words) > rt.limits.max_arguments:
             return general()
         if bound is not None:
+            # (_must_bind inline: IFS; the array, while the names' test is store_fields', as it
+            # stores them)
+            scopes = store.scopes
+            var = scopes[0].get("IFS") if len(scopes) == 1 else store.find("IFS")
+            if var is not None and var.attrs & ~EXPORT:
+                return general()  # (the binding pushed: _ifs_runner)
             if array is not None:
-                if _must_bind(store, targets):
-                    return general()  # (the binding pushed: _ifs_runner)
-            else:  # (_must_bind's test of IFS; the names' is store_fields', as it stores them)
-                scopes = store.scopes
-                var = scopes[0].get("IFS") if len(scopes) == 1 else store.find("IFS")
-                if var is not None and var.attrs & ~EXPORT:
+                var = scopes[0].get(array) if len(scopes) == 1 else store.find(array)
+                if var is not None and var.attrs & BINDING_READERS:
                     return general()
         # (builtin_cmd's bookkeeping: Compiler.simple()'s prologue, Budget.command inline)
         st.line = line_no
@@ -254,7 +257,24 @@ def read_code(
                                     status = 1
                             else:
                                 ifs = sh.ifs() if bound is None else bound
-                                status = assign_read(sh, text, [], ifs, 0, array, names, plain, None)
+                                scopes = store.scopes
+                                var = scopes[0].get(array) if len(scopes) == 1 else store.find(array)
+                                if (
+                                    var is not None
+                                    and type(var.value) is IndexedArray
+                                    and not var.attrs & ~(ARRAY | EXPORT)
+                                    and plain_array
+                                ):
+                                    # (a plain indexed array: _read_array's store, without its
+                                    # checks of what else the name may be)
+                                    try:
+                                        store_read_array(sh, array, text, [], ifs)
+                                        status = 0
+                                    except AssignError as e:
+                                        assign_failed(sh, "read", e)
+                                        status = 1
+                                else:
+                                    status = assign_read(sh, text, [], ifs, 0, array, names, plain, None)
                         elif bound is not None and array is None and _must_bind(store, targets):
                             # (the record goes on in the builtin, which stores by set_var: the
                             # binding pushed around it, as _ifs_runner's general way pushes it)
