@@ -281,14 +281,18 @@ class HostPrograms:
         self.config = config
 
     def finds(self, name: str) -> bool:
-        """Whether `name` is a host program (for env, timeout, xargs: they look before they run)."""
-        return match_tool(self.config, [name]) is not None
+        """Whether `name` is a host program (for env, timeout, xargs, exec: they look before they
+        run). A path is one only where a table runs it (see run)."""
+        found = match_tool(self.config, [name])
+        return found is not None and ("/" not in name or found.tool is not None)
 
     def run(self, sh: Shell, argv: list[str], env: Mapping[str, str]) -> int | None:
         """The executor's hook for a name that is no builtin, function or command: None when no
-        host program has that name (command not found); else its status."""
+        host program has that name (command not found); else its status. An absolute path the
+        sandbox does not hold (`/usr/bin/git`) runs when a table runs the program it names, and is
+        not found otherwise: a refusal would tell whether any host path is an executable file."""
         found = match_tool(self.config, argv)
-        if found is None:
+        if found is None or ("/" in argv[0] and found.tool is None):
             return None
         name = argv[0]
         if found.tool is None:

@@ -413,6 +413,13 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
     is_builtin = args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins
     if sh.ex.gate_refuses(args, "builtin" if is_builtin else kind):
         raise ExitShell(126)
+    spawner = sh.rt.spawner
+    by_host_name = "/" not in args[0] or args[0][:1] == "/"  # (a name or an absolute path, not ./x)
+    if kind == "" and spawner is not None and by_host_name and spawner.finds(args[0]):
+        # box mode: a host program a [tool.<name>] table runs (by name, or by a host path the
+        # sandbox does not hold), run as the shell's last command (argv[0] is the table's)
+        sh.state.traps.pop("EXIT", None)
+        raise Replaced(sh.ex.run_external(args, env))
     if "/" in args[0] and (failed := _exec_failure(sh, args[0])):
         return _exec_failed(sh, failed)
     if kind == "script" and "/" not in args[0] and (failed := _exec_failure(sh, where)):

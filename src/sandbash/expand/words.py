@@ -53,10 +53,19 @@ __all__ = ["Expander", "as_text", "literal_text", "plain_literal", "subscript_er
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..limits import Budget
     from . import paramops
 
 # a command's words are charged to max_memory while it runs from this many characters
 ARGV_HELD_MIN = 1 << 16
+# One expansion making this many fields or more ("${a[@]}", `$(seq N)`, $list) charges what
+# its transient lists hold to max_memory until the next command starts (bytes a field below,
+# measured with tracemalloc): `y=(${a[@]})` of a million elements held ~150 MB that were never
+# charged while y was made. Smaller expansions cost nothing more.
+FIELDS_HELD_MIN = 1 << 12
+FIELD_BYTES = 96  # a field split from a string: a new str and its places in two lists
+SEGMENTED_FIELD_BYTES = 160  # a value made into segments, then split into fields
+LISTED_FIELD_BYTES = 32  # a value that is its field as it is ("${a[@]}"): its places in lists
 
 
 def _ere(segs: list[Seg]) -> str:
@@ -111,6 +120,8 @@ class Expander:
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to
+        self._held = 0  # bytes charged for the fields of the current command's large expansions
+        self._held_budget: Budget | None = None  # (the run they were charged to)
         self._glob_off = False  # a redirection's word in posix mode
         # evaluates a compiled arithmetic template (the shell's; None: every expression as text)
         self._arith_slots: Callable[[Template, tuple[int | str, ...]], int] | None = getattr(
@@ -169,8 +180,31 @@ class Expander:
     # ------------------------------------------------------------ bounds
 
     def begin_argv(self) -> None:
-        """A command's words are about to be expanded: their characters count from here."""
+        """A command's words are about to be expanded: their characters count from here, and
+        what the last command's large expansions held is given back."""
         self._arg_bytes = 0
+        if self._held:
+            self.give_back_fields()
+
+    def hold_fields(self, n: int, each: int = FIELD_BYTES) -> None:
+        """`n` fields one expansion makes (or is about to make), when FIELDS_HELD_MIN or more:
+        their transient lists are charged to max_memory until the next command starts."""
+        rt = self._rt
+        if rt is None or n < FIELDS_HELD_MIN:
+            return
+        budget = rt.budget
+        if self._held and self._held_budget is not budget:
+            self.give_back_fields()  # (a Session's earlier run)
+        budget.charge_memory(n * each)
+        self._held += n * each
+        self._held_budget = budget
+
+    def give_back_fields(self) -> None:
+        budget = self._held_budget
+        if budget is not None and (rt := self._rt) is not None and rt.budget is budget:
+            budget.release_memory(self._held)
+        self._held = 0
+        self._held_budget = None
 
     def argv_held(self) -> int:
         """Characters the command's expanded words hold when worth charging to max_memory while
@@ -301,7 +335,10 @@ class Expander:
                     out.append(value)  # one field: `$n`, `$1`
                     return out
                 # `$(seq N)`, `$list`: the fields as the C split makes them
+                had = len(out)
                 out.extend(field for field in ws_split().split(value.strip(" \t\n")) if field)
+                if len(value) > CHARGE_FROM:
+                    self.hold_fields(len(out) - had)
                 return out
             for field in ws_split().split(value.strip(" \t\n")) if value else ():
                 if field:
@@ -309,8 +346,11 @@ class Expander:
             return out
         # (expanded once: `$RANDOM` under another IFS, a "$ref" to A[@])
         if type(value) is str:
+            had = len(out)
             for field_segs in self._split([(value, EXP)]):  # (a long value was charged)
                 self._glob_field(field_segs, out)
+            if len(value) > CHARGE_FROM:
+                self.hold_fields(len(out) - had)
             return out
         self._at_empty = False
         lone: list[Seg] = []
@@ -320,6 +360,18 @@ class Expander:
     def dq_value_fields(self, value: Value, out: list[str]) -> list[str]:
         """The fields of a word that is one double-quoted parameter whose value is not a plain
         string ("$@", "${a[@]}", unset): none, one or several, added to `out`."""
+        if type(value) is Multi and not value.star and not value.join:
+            # "$@", "${a[@]}": each value is one field as it is (quoted: nothing to split or
+            # glob), without the segments, field lists and joins of the general way (which held
+            # ~240 bytes a field at once)
+            values = value.values
+            if not values:
+                self._at_empty = True
+                return out
+            self.hold_fields(len(values), LISTED_FIELD_BYTES)
+            self._charge_word(sum(map(len, values)), False)
+            out.extend(values)
+            return out
         vsegs: list[Seg] = []
         if value is not None:
             self._value_segs(value, vsegs, True, False)
@@ -660,6 +712,8 @@ class Expander:
                 # again, so an empty parameter stays an (empty) field
                 segs.append((ifs[0].join(values), flag))
                 return
+        if len(values) >= FIELDS_HELD_MIN and not join_at and not (value.star and in_dq):
+            self.hold_fields(len(values), SEGMENTED_FIELD_BYTES)  # (before the segments: two a value)
         if value.star:
             if in_dq or join_at:
                 segs.append((value.text(self.env.ifs(), in_dq), flag))

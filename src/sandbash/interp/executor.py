@@ -981,10 +981,15 @@ class Executor:
                 return 127
         kind, where = found if found is not None else self.find_command(name)
         if kind == "":
+            spawner = self.sh.rt.spawner  # box mode: a host program from a [tool.<name>] table
             if "/" in name:
+                if spawner is not None and name.startswith("/") and where == "No such file or directory":
+                    self._exec_args(argv)
+                    status = spawner.run(self.sh, argv, env)  # (None: no table runs that program)
+                    if status is not None:
+                        return status
                 self.sh.error(f"{name}: {where}")
                 return 126 if where in ("Is a directory", "File name too long") else 127
-            spawner = self.sh.rt.spawner  # box mode: a host program from a [tool.<name>] table
             if spawner is not None and spawner.finds(name):
                 self._exec_args(argv)
             status = spawner.run(self.sh, argv, env) if spawner is not None else None
