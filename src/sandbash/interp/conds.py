@@ -24,6 +24,9 @@ from .variables import AssignError, ElementError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
+    from ..regex import Regex
     from .shell import Shell
 
 
@@ -228,6 +231,8 @@ def cond_code(sh: Shell, node: A.Cond) -> CondCode:
             if (pat := _plain_pattern(node.right)) is not None:
                 return _equal_code(sh, node.left, pat, op == "!=")
             return _match_code(sh, node.left, node.right, op == "!=")
+        if op == "=~":
+            return _regex_code(sh, node.left, node.right)
     return partial(eval_cond, sh, node)
 
 
@@ -384,21 +389,56 @@ def _regex_match(sh: Shell, subject: str, word: A.Word, negated: str = "") -> bo
     pattern = sh.expander.regex(word)
     if sh.state.opts["xtrace"]:
         sh.xtrace_line(f"[[ {negated}{_xt(subject)} =~ {_xt(pattern)} ]]")
+    rx = _compile_ere(sh, pattern, sh.state.shopts["nocasematch"])
+    return None if rx is None else _rematch(sh, rx, subject)
+
+
+def _compile_ere(sh: Shell, pattern: str, icase: bool) -> Regex | None:
+    """The right side of =~ compiled (None: bash's status 2, a pattern the engine refuses)."""
     try:
         from ..regex import compile_regex
 
-        rx = compile_regex(pattern, "ere", icase=sh.state.shopts["nocasematch"], budget=sh.rt.budget)
+        return compile_regex(pattern, "ere", icase=icase, budget=sh.rt.budget)
     except ImportError:
-        rx = None
+        return None
     except Exception:
         return None
-    if rx is None:
-        return None
+
+
+def _rematch(sh: Shell, rx: Regex, subject: str) -> bool:
+    """Search `subject` and store BASH_REMATCH (global, as bash's sh_regmatch): the whole match
+    and each group's text, "" for a group that took no part; an empty array after no match."""
     m = rx.search(subject)
     scope = sh.state.vars.globals
     if m is None:
         scope["BASH_REMATCH"] = Var(IndexedArray(), ARRAY)
         return False
-    groups = [m.group(0) or ""] + [g if g is not None else "" for g in m.groups()]
-    scope["BASH_REMATCH"] = Var(IndexedArray(groups), ARRAY)
+    text = m.string
+    scope["BASH_REMATCH"] = Var(IndexedArray([text[s:e] if s >= 0 else "" for s, e in m.spans()]), ARRAY)
     return True
+
+
+def _regex_code(sh: Shell, left: A.Word, right: A.Word) -> CondCode:
+    """`subject =~ regex` as eval_cond tests it (the subject expanded first, then the regex:
+    Expander.regex keeps a literal word's ERE text), the compiled Regex held at this place while
+    its text, nocasematch and the run's budget are those it was made for."""
+    string = string_fn(sh.expander, left)
+    regex = sh.expander.regex
+    shopts = sh.state.shopts
+    held: list[Any] = [None, False, None, None]  # ERE text, icase, budget, Regex
+
+    def regex_match() -> bool | None:
+        subject = string()
+        pattern = regex(right)
+        icase = shopts["nocasematch"]
+        budget = sh.rt.budget
+        if pattern == held[0] and icase == held[1] and budget is held[2]:
+            rx = held[3]
+        else:
+            rx = _compile_ere(sh, pattern, icase)
+            if rx is None:
+                return None
+            held[:] = pattern, icase, budget, rx
+        return _rematch(sh, rx, subject)
+
+    return regex_match
