@@ -14,12 +14,15 @@
    without a second rule of its own: `B.work += 1` followed at once by `if B.work >= B.work_stop:
    B.work_slow()` (the same B, nothing else in the `if`), and `B.commands += 1` by the same test of
    `command_stop` and `command_slow()`. Outside limits.py, the stops and the slow halves appear
-   nowhere else.
+   nowhere else. Generated code is held to it too: a string constant naming a stop or a slow half
+   (interp/steps.py's text, `{hole}`s read as names) must parse and follow the idiom.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -279,12 +282,38 @@ def inline_charge_violations(tree: ast.Module) -> list[tuple[int, str]]:
     return bad
 
 
+_HOLE = re.compile(r"\{[^{}]*\}")
+_CHARGE = re.compile(r"\.(?:work|commands) *\+= *1\b|\b(?:work|command)_(?:stop|slow)\b")
+
+
+def generated_charge_violations(tree: ast.Module) -> list[tuple[int, str]]:
+    """inline_charge_violations of the code a module writes as text: each string constant that
+    charges a counter by one or names a stop or a slow half, its format holes read as names (a text
+    that does not parse is refused: the rule could not read it)."""
+    bad: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        if not _CHARGE.search(node.value):
+            continue
+        try:
+            text = ast.parse(textwrap.dedent(_HOLE.sub("_", node.value)))
+        except SyntaxError:
+            bad.append((node.lineno, "text naming a budget stop that is not Python the rule can read"))
+            continue
+        bad.extend(
+            (node.lineno, f"(its text's line {line}) {what}") for line, what in inline_charge_violations(text)
+        )
+    return bad
+
+
 def test_inline_budget_charges_are_the_one_idiom() -> None:
     bad = [
         f"{module}:{line}: {what}"
         for module, tree in MODULES
         if module != "limits.py"
-        for line, what in inline_charge_violations(tree)
+        for check in (inline_charge_violations, generated_charge_violations)
+        for line, what in check(tree)
     ]
     assert not bad, "charge the budget inline only as rule 3 of this file's docstring:\n" + "\n".join(bad)
 
@@ -307,3 +336,10 @@ def test_inline_budget_charges_are_the_one_idiom() -> None:
 )
 def test_the_inline_charge_rule_reads_as_documented(source: str, ok: bool) -> None:
     assert (not inline_charge_violations(ast.parse(source))) is ok
+    # the same code written as a generated text, as interp/steps.py does, with a hole in it
+    generated = "START = " + repr("st.line = {line}\n" + source + "\n")
+    assert (not generated_charge_violations(ast.parse(generated))) is ok
+
+
+def test_generated_text_the_rule_cannot_read_is_refused() -> None:
+    assert generated_charge_violations(ast.parse(repr("if b.commands >= b.command_stop")))

@@ -62,6 +62,10 @@ if TYPE_CHECKING:
 # where the built-in commands appear to live (Debian's merged /usr: /bin is /usr/bin)
 _SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
 _SHELLS = frozenset({"bash", "sh"})
+# find_command's reason when no file has the name: the one lookup failure that is "not found"
+# (status 127, and box mode may still run a host program by that path); every other reason
+# (a directory, a name too long, no execute bit) found something that cannot run (126)
+_NO_FILE = "No such file or directory"
 
 
 class Executor:
@@ -830,7 +834,7 @@ class Executor:
                 return ("shell" if base in _SHELLS else "command", name)
             stat = st.fs.try_stat(name)
             if stat is None:
-                return "", "No such file or directory"
+                return "", _NO_FILE
             if stat.is_dir:
                 return "", "Is a directory"
             return "script", name
@@ -870,7 +874,7 @@ class Executor:
             return found[0], name
         stat = self.state.fs.try_stat(name)
         if stat is None:
-            return "", "No such file or directory"
+            return "", _NO_FILE
         return "", "Is a directory" if stat.is_dir else "Permission denied"
 
     def _look_in(self, d: str, name: str, losing: list[str] | None = None) -> tuple[str, str] | None:
@@ -983,13 +987,13 @@ class Executor:
         if kind == "":
             spawner = self.sh.rt.spawner  # box mode: a host program from a [tool.<name>] table
             if "/" in name:
-                if spawner is not None and name.startswith("/") and where == "No such file or directory":
+                if spawner is not None and name.startswith("/") and where == _NO_FILE:
                     self._exec_args(argv)
                     status = spawner.run(self.sh, argv, env)  # (None: no table runs that program)
                     if status is not None:
                         return status
                 self.sh.error(f"{name}: {where}")
-                return 126 if where in ("Is a directory", "File name too long") else 127
+                return 127 if where == _NO_FILE else 126
             if spawner is not None and spawner.finds(name):
                 self._exec_args(argv)
             status = spawner.run(self.sh, argv, env) if spawner is not None else None
@@ -997,7 +1001,7 @@ class Executor:
                 return status
             if where:  # PATH unset or empty: bash ran NAME itself, and says what execve said
                 self.sh.error(f"{name}: {where}")
-                return 127 if where == "No such file or directory" else 126
+                return 127 if where == _NO_FILE else 126
             handler = st.functions.get("command_not_found_handle")
             if handler is not None:
                 return self.ev.call_function(
