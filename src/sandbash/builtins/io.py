@@ -342,17 +342,29 @@ def _read_raw(
     # (bash takes -d's first byte, not its first character: `-d é` ends a record at 0xC3)
     delim_b = delim.encode("utf-8", "surrogateescape")[:1] if delim else b"\0"
     if nchars is None:
-        return _read_record(sh, stream, delim_b, raw)
+        return _read_record(sh, stream, delim_b, raw, timed=timeout is not None)
     return _read_chars(sh, stream, delim_b, nchars, exact, raw, timeout)
 
 
+class ReadTimedOut(DeadlineExpired):
+    """`read -t` ran out of time: bash assigns what it read until then (`text`, with the
+    positions of its escaped characters)."""
+
+    def __init__(self, text: str, escaped: list[int]) -> None:
+        super().__init__()
+        self.text = text
+        self.escaped = escaped
+
+
 def _read_record(
-    sh: Shell, stream: Stream, delim_b: bytes, raw: bool, first: bytes | None = None
+    sh: Shell, stream: Stream, delim_b: bytes, raw: bool, first: bytes | None = None, timed: bool = False
 ) -> tuple[str, bool, list[int]]:
     """A whole record, through the stream's buffered readline. `first`: its first line, read
-    already (by fastread's read_cmd) and not yet charged."""
+    already (by fastread's read_cmd) and not yet charged. `timed`: a deadline may end the wait
+    (read -t), and ReadTimedOut then carries the record read so far."""
     pieces: list[bytes] = []
     eof = False
+    expired: DeadlineExpired | None = None
     cut = False  # a NUL read inside a character ended the value there (bash keeps a C string)
     utf8: bool | None = None  # (looked up when a record has a byte past ASCII)
     limit = sh.rt.limits.max_string_length
@@ -360,7 +372,13 @@ def _read_record(
     held = 0  # the record so far, continuation lines included (`yes '\' | read x` ends)
     while True:
         if first is None:
-            line = stream.readline(delim_b, limit)
+            try:
+                line = stream.readline(delim_b, limit, timed)
+            except DeadlineExpired as e:
+                if not timed:
+                    raise
+                expired = e  # (what readline had read of the line is the record's end)
+                line = stream.read(stream.buffered())
         else:
             line, first = first, None
         held += len(line) + 16  # with a list slot per piece
@@ -380,7 +398,7 @@ def _read_record(
             # continues it, no character is unfinished, nothing is unescaped or dropped (the
             # general steps below give the same answer, a few calls later)
             return line[: -len(delim_b)].decode("ascii"), False, []
-        if not line.endswith(delim_b):
+        if expired is not None or not line.endswith(delim_b):
             eof = True
             if not cut:
                 pieces.append(line)
@@ -422,9 +440,13 @@ def _read_record(
     if not raw and 0x5C in data and not data.isascii() and _utf8_shell(sh):  # (a backslash, as an int)
         data = _mb_backslashes(data)
     text = data.decode("utf-8", "surrogateescape")
+    escaped: list[int] = []
     if raw:
-        return text, eof, []
-    out, escaped = _unescape(text)
+        out = text
+    else:
+        out, escaped = _unescape(text)
+    if expired is not None:
+        raise ReadTimedOut(out, escaped) from expired
     return out, eof, escaped
 
 
@@ -458,11 +480,19 @@ def _read_chars(
     limit = sh.rt.limits.max_string_length
     data = b""
     pos = 0
+    expired: DeadlineExpired | None = None
     while count < nchars:
         if pos == len(data):
-            if deadline is not None and time.monotonic() > deadline:
-                return "".join(chars), True, escapes
-            data = stream.read(min(nchars - count, CHUNK))
+            try:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise DeadlineExpired
+                data = stream.read(min(nchars - count, CHUNK))
+            except DeadlineExpired as e:
+                if deadline is None:
+                    raise
+                expired = e
+                data = b""
+                break
             pos = 0
             if not data:
                 eof = True
@@ -524,9 +554,12 @@ def _read_chars(
         stream.unread(data[pos:])  # (read past the last character: the next reader's)
     if buf:
         chars.append(buf.decode("utf-8", "surrogateescape"))
+    text = "".join(chars)
     if cut is not None:
-        return "".join(chars)[:cut], eof, [e for e in escapes if e < cut]
-    return "".join(chars), eof, escapes
+        text, escapes = text[:cut], [e for e in escapes if e < cut]
+    if expired is not None:
+        raise ReadTimedOut(text, escapes) from expired
+    return text, eof, escapes
 
 
 _RAW_ONLY: Mapping[str, Any] = {"r": None}  # (bi_read: `read -r NAME...`, `read NAME...`)
@@ -591,19 +624,27 @@ def read_with_ifs(sh: Shell, argv: list[str], ifs: str | None) -> int:
             try:
                 with thread_deadline(own):
                     text, eof, escaped = _read_raw(sh, stream, delim, nchars, exact, raw, timeout)
-            except DeadlineExpired:
+            except DeadlineExpired as e:
                 if time.monotonic() < own.own_deadline:
                     raise  # an enclosing command's deadline, not ours
-                return 142
+                if not isinstance(e, ReadTimedOut):
+                    return 142  # (inside a character's bytes: nothing to assign)
+                # bash fails with 128 + SIGALRM and assigns what it had read
+                return _assign_read(
+                    sh, e.text, e.escaped, _read_ifs(sh, exact, ifs), 142, array, names, None, first
+                )
     except OSError as e:
         return read_failed(sh, fd, e)
     status = 1 if eof else 0
-    # -N reads exactly what it counted: no field splitting, no IFS trimming (bash)
+    return _assign_read(sh, text, escaped, _read_ifs(sh, exact, ifs), status, array, names, None, first)
+
+
+def _read_ifs(sh: Shell, exact: bool, ifs: str | None) -> str:
+    """The separators read splits its record with: none for -N, which reads exactly what it
+    counted (no field splitting, no IFS trimming: bash), else the binding's or IFS's."""
     if exact:
-        ifs = ""
-    elif ifs is None:
-        ifs = sh.ifs()
-    return _assign_read(sh, text, escaped, ifs, status, array, names, None, first)
+        return ""
+    return sh.ifs() if ifs is None else ifs
 
 
 def _assign_read(

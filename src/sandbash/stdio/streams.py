@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable, Iterator
 
-from ..limits import Budget, LimitExceeded, LimitKind, Limits, MemoryHold
+from ..limits import Budget, DeadlineExpired, LimitExceeded, LimitKind, Limits, MemoryHold
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -105,10 +105,12 @@ class Stream:
             raise StreamReadError(errno.EBADF, "Bad file descriptor")
         return self._fill(CHUNK)
 
-    def readline(self, sep: bytes = b"\n", limit: int | None = None) -> bytes:
+    def readline(self, sep: bytes = b"\n", limit: int | None = None, keep: bool = False) -> bytes:
         """One line including its separator (or the rest of the input). A line
         longer than `limit` is a max_string_length limit (`read < /dev/zero`). `sep` is one
-        byte, as a shell's delimiter is: a longer one is not looked for across two reads."""
+        byte, as a shell's delimiter is: a longer one is not looked for across two reads. With
+        `keep`, a deadline that ends the wait leaves what was read of the line in the read-ahead
+        (`read -t` assigns the part it read)."""
         if not self.readable:
             raise StreamReadError(errno.EBADF, "Bad file descriptor")
         buf = self._rbuf
@@ -121,7 +123,13 @@ class Stream:
         parts = [buf[pos:] if pos else buf]
         size = len(buf) - pos
         while True:
-            chunk = self._fill(LINE_CHUNK)
+            try:
+                chunk = self._fill(LINE_CHUNK)
+            except DeadlineExpired:
+                if keep:
+                    self._rbuf = b"".join(parts)
+                    self._rpos = 0
+                raise
             if not chunk:
                 self._drop_read_ahead()
                 return b"".join(parts)
