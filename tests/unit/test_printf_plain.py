@@ -1,4 +1,4 @@
-"""printf's plain formats (posix/printf.py `_render_plain`: text and %s/%d/%i with - and 0 flags
+"""printf's plain formats (posix/printf.py `_render_plain`: text and %s/%d/%i/%x/%X with - and 0 flags
 and a width, found once by their text) give what the general scan gives, output and status and
 reports, for every argument: compared format by format with the plain way on and off."""
 
@@ -21,6 +21,10 @@ TOKENS = [
     "%-05d",
     "%3i",
     "%00d",
+    "%x",
+    "%04X",
+    "%-3x|",
+    "%0x",
     "%%",
     "x",
     "=",
@@ -47,6 +51,9 @@ ARGS = [
     "é",
     "99999999999999999999",
     "-",
+    "255",
+    "-255",
+    "18446744073709551615",
 ]
 
 
@@ -79,7 +86,8 @@ def test_plain_formats_give_what_the_scan_gives(seed: int, monkeypatch: pytest.M
 
 
 @pytest.mark.parametrize(
-    "fmt", ["%.2s", "%+d", "% d", "%x", "%b", "%q", "%(%s)T", "%ld", "%*d", "\\x", "%c", "%s%n"]
+    "fmt",
+    ["%.2s", "%+d", "% d", "%#x", "%.3x", "%o", "%b", "%q", "%(%s)T", "%ld", "%*d", "\\x", "%c", "%s%n"],
 )
 def test_other_formats_are_not_plain(fmt: str) -> None:
     assert printf._plain_format(fmt) is None

@@ -108,6 +108,19 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     if not args:
         usage(sh, "printf")
         return 2
+    fmt = _formatter or _load_formatter()
+    limit = sh.rt.limits.max_string_length
+    if var is not None and var.isidentifier() and var.isascii():
+        # `printf -v NAME` of a plain format (format_printf's own first way, status 0, nothing to
+        # report): stored as assign_ref stores into a plain name (var_ref's answer for it)
+        text = fmt.plain_printf(args[0], args[1:], limit)
+        if text is not None:
+            try:
+                sh.set_var(var, text)
+            except AssignError as refused:
+                assign_failed(sh, "printf", refused)
+                return 1
+            return 0
     target = var_ref(sh, var) if var is not None else None
     if var is not None and target is None:
         sh.builtin_error("printf", f"`{var}': not a valid identifier")
@@ -124,7 +137,6 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     # the locale matters only to a 'X or "X argument (a character's code)
     joined = "".join(args)
     byte_chars = sh.locale_bytes() if "'" in joined or '"' in joined else True
-    limit = sh.rt.limits.max_string_length
 
     def assign(name: str, count: int) -> bool:  # %n takes a plain name only, as bash's legal_identifier
         if "[" in name or var_ref(sh, name) is None:
@@ -132,8 +144,6 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         sh.set_var(name, str(count))
         return True
 
-    fmt = _formatter or _load_formatter()
-    text: str
     status: int
     try:
         text, status = fmt.format_printf(

@@ -251,10 +251,8 @@ def format_printf(
     report, the length of the output written before it. `byte_chars`: the locale is C ('X is
     the code of X's first byte). `quote`: coreutils' quoting of a bad number (bad_number).
     `shell_quote`: coreutils' %q (gnulib's shell-escape style, `'a b'` where bash writes `a\\ b`)."""
-    if not gnu and len(fmt) <= _PLAIN_TEXT_MAX:
-        plain = _plain_format(fmt)
-        if plain is not None and (done := _render_plain(plain, args, max_field)) is not None:
-            return done, 0
+    if not gnu and (done := plain_printf(fmt, args, max_field)) is not None:
+        return done, 0
     stop_at_end = False
     if gnu:  # coreutils ends the whole run at a `\\c` in the format (bash prints it)
         cut = _format_stop(fmt)
@@ -438,13 +436,15 @@ def format_printf(
     return "".join(out), status
 
 
-# Formats of text and %s/%d/%i conversions with no flag but - and 0, no precision and a width of
-# up to four digits (`%s\n`, `%05d`, `%s=%s`, `%-8s|`): what format_printf's scan makes of them,
-# found once by their text (None remembered too: the scan is not tried again), and rendered by
-# _render_plain while every %d/%i argument is a plain decimal (anything else: the general way,
-# which reports). A printf in a loop scanned its format at every call (3 us of `printf -v x %s`).
+# Formats of text and %s/%d/%i/%x/%X conversions with no flag but - and 0, no precision and a width
+# of up to four digits (`%s\n`, `%05d`, `%s=%s`, `%-8s|`, `%02x`): what format_printf's scan makes
+# of them, found once by their text (None remembered too: the scan is not tried again), and
+# rendered by plain_printf while every integer argument is a plain decimal (and not negative for
+# %x: C's unsigned view; anything else: the general way, which reports). A printf in a loop scanned
+# its format at every call (3 us of `printf -v x %s`). A piece: (conversion, flags, width, its
+# number, Python's format spec giving C's output for an int there).
 if TYPE_CHECKING:
-    PlainFormat = tuple[str | tuple[str, str, str, int], ...]
+    PlainFormat = tuple[str | tuple[str, str, str, int, str], ...]
 _PLAIN: dict[str, PlainFormat | None] = {}
 _PLAIN_MAX = 256
 _PLAIN_TEXT_MAX = 1024
@@ -462,11 +462,11 @@ def _plain_format(fmt: str) -> PlainFormat | None:
 
 
 def _scan_plain(fmt: str) -> PlainFormat | None:
-    """The pieces of a plain format (literal text, (conversion, flags, width, its number)), or None."""
+    """The pieces of a plain format (literal text, (conversion, flags, width, its number, spec)), or None."""
     text, warnings = _decoded_format(fmt)
     if warnings:
         return None
-    pieces: list[str | tuple[str, str, str, int]] = []
+    pieces: list[str | tuple[str, str, str, int, str]] = []
     i = 0
     n = len(text)
     while i < n:
@@ -483,11 +483,15 @@ def _scan_plain(fmt: str) -> PlainFormat | None:
         digits = _run_end(text, j + 1, "-0")
         k = _run_end(text, digits, _ASCII_DIGITS)
         flags, width = text[j + 1 : digits], text[digits:k]
-        if k >= n or text[k] not in "sdi" or len(width) > 4:
+        conv = text[k] if k < n else ""
+        if not conv or conv not in "sdixX" or len(width) > 4:
             return None
         if "-" in flags:
             flags = flags.replace("0", "")  # (as format_printf: - wins over 0)
-        pieces.append((text[k], flags, width, int(width or 0)))
+        # (_c_int's output without a precision: - pads on the right, 0 with zeros after the sign)
+        align = "<" if "-" in flags else "0" if "0" in flags else ">"
+        spec = f"{align}{width}{'d' if conv in 'di' else conv}"
+        pieces.append((conv, flags, width, int(width or 0), spec))
         i = k + 1
     return tuple(pieces)
 
@@ -500,10 +504,19 @@ def _run_end(text: str, k: int, chars: str) -> int:
     return k
 
 
+def plain_printf(fmt: str, args: list[str], max_field: int) -> str | None:
+    """What format_printf gives (status 0, nothing reported) for a plain format, or None when the
+    format or an argument needs the general way (bash's builtin: coreutils' printf goes that way)."""
+    if len(fmt) > _PLAIN_TEXT_MAX:
+        return None
+    plain = _plain_format(fmt)
+    return None if plain is None else _render_plain(plain, args, max_field)
+
+
 def _render_plain(pieces: PlainFormat, args: list[str], max_field: int) -> str | None:
     """format_printf's output for a plain format (reused while arguments remain, as there), or None
-    where the general way must run: an argument of %d/%i that is not a plain decimal, a width
-    over `max_field`."""
+    where the general way must run: an integer argument that is not a plain decimal (or is
+    negative, for %x), a width over `max_field`."""
     out: list[str] = []
     ai = 0
     nargs = len(args)
@@ -513,7 +526,7 @@ def _render_plain(pieces: PlainFormat, args: list[str], max_field: int) -> str |
             if isinstance(piece, str):
                 out.append(piece)
                 continue
-            conv, flags, width, w = piece
+            conv, flags, width, w, spec = piece
             if w > max_field:
                 return None
             arg: str | None = None
@@ -535,7 +548,9 @@ def _render_plain(pieces: PlainFormat, args: list[str], max_field: int) -> str |
                 ):
                     return None  # (octal, hex, a sign or blank, a quote, a bad number: parse_int's way)
                 value = int(arg)
-            out.append(_c_int(value, conv, flags, width, None) if flags or width else str(value))
+                if value < 0 and conv in "xX":
+                    return None  # (C's unsigned view of it: the general way)
+            out.append(format(value, spec))
         if ai == consumed_before or ai >= nargs:
             return "".join(out)
 
