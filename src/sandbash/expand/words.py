@@ -206,6 +206,15 @@ class Expander:
         self._held = 0
         self._held_budget = None
 
+    def take_fields(self) -> tuple[int, Budget | None]:
+        """What the expansion just made holds, taken over by a caller that keeps its fields past
+        the next command (a `for` or `select` loop's list lives through the loop): the caller
+        gives it back itself (`LoopFrame`), and the next command here gives back nothing of it."""
+        held = (self._held, self._held_budget)
+        self._held = 0
+        self._held_budget = None
+        return held
+
     def argv_held(self) -> int:
         """Characters the command's expanded words hold when worth charging to max_memory while
         it runs (a blocked pipeline stage keeps its argv), else 0: small argvs cost nothing."""

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from ..expand.arith import Fn
     from ..expand.words import Expander
+    from ..limits import Budget
     from .compiler import Compiler
     from .executor import Executor
     from .redirects import Redirections
@@ -235,9 +236,9 @@ class Evaluator:
         st.last_status = 0
         return 0
 
-    def loop_frame(self) -> LoopFrame:
+    def loop_frame(self, held: tuple[int, Budget | None] = (0, None)) -> LoopFrame:
         rt = self.sh.rt
-        return LoopFrame(self.state, rt.budget, rt.limits.max_loop_iterations)
+        return LoopFrame(self.state, rt.budget, rt.limits.max_loop_iterations, held)
 
     def _exec_while(self, node: A.While) -> int:
         st = self.state
@@ -283,6 +284,7 @@ class Evaluator:
         items = loop_words(self, node)
         if isinstance(items, int):
             return items
+        held = self.expander.take_fields()  # (the list lives through the loop: LoopFrame)
         status = 0
         run_body = self.body_code(node.body)
         header = loop_header("for", node)  # (the DEBUG trap's $BASH_COMMAND and the trace)
@@ -291,7 +293,7 @@ class Evaluator:
         # an existing plain variable takes each word without set_var's tests (store_plain: not a
         # nameref, no attribute but -x, set -a off); any other the general way below
         store_plain = self.va.store_plain if name not in NOT_PLAIN else None
-        with self.loop_frame() as loop:
+        with self.loop_frame(held) as loop:
             n = 0  # (the step count: see LoopFrame)
             stop = loop.stop
             try:

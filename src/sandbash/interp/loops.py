@@ -30,12 +30,20 @@ class LoopFrame:
     loop ends (the handler stores its count back in `count`), so a loop ends with the limit, and
     at the step, that a check at every step would give (max_work: unless something else charges
     work meanwhile, which its own checkpoint then checks). On another budget (a job's, a
-    `timeout`'s: its checkpoint has more to check) every step is checked."""
+    `timeout`'s: its checkpoint has more to check) every step is checked.
 
-    __slots__ = ("state", "budget", "limit", "count", "stop", "synced", "plain", "max_work")
+    `held` is what a `for` or `select` loop's word list was charged to max_memory while it was
+    made (`Expander.take_fields`): the list lives through the loop, so the charge is given back
+    when the loop ends, however it ends (break, return, errexit, a limit), not when the body's
+    first command starts."""
 
-    def __init__(self, state: ShellState, budget: Budget, limit: int) -> None:
+    __slots__ = ("state", "budget", "limit", "count", "stop", "synced", "plain", "max_work", "held")
+
+    def __init__(
+        self, state: ShellState, budget: Budget, limit: int, held: tuple[int, Budget | None] = (0, None)
+    ) -> None:
         self.state = state
+        self.held = held
         self.budget = budget
         self.limit = limit  # max_loop_iterations
         self.count = 0  # steps begun (stored back by the handler: see __exit__)
@@ -52,6 +60,7 @@ class LoopFrame:
 
     def __exit__(self, *exc: object) -> None:
         self.state.loop_depth -= 1
+        give_back(self.held)
         if self.plain:
             # the steps since the last check are charged, not checked (a check could raise over
             # the exception the loop may be ending with; the next charge checks them)
@@ -107,11 +116,20 @@ class LoopFrame:
         return e.status if isinstance(e, BreakLoop) else self.state.last_status
 
 
+def give_back(held: tuple[int, Budget | None]) -> None:
+    """Give back what `Expander.take_fields` handed over."""
+    n, budget = held
+    if n and budget is not None:
+        budget.release_memory(n)
+
+
 def loop_words(ev: Evaluator, node: A.For | A.Select) -> list[str] | int:
     """The words a `for` or `select` loop goes over (the positional parameters when it has no
-    `in` list), or the status of the expansion error that ends the loop before it starts."""
+    `in` list), or the status of the expansion error that ends the loop before it starts. What
+    their expansion was charged is the loop's to give back (`Expander.take_fields`)."""
     st = ev.state
     st.line = st.ctx_line = node.line
+    ev.expander.give_back_fields()  # (the last command's: the loop's own charge starts here)
     try:
         return list(st.positional) if node.words is None else ev.expander.words(node.words)
     except ExpansionError as e:
@@ -141,16 +159,18 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     items = loop_words(ev, node)
     if isinstance(items, int):
         return items
+    held = ev.expander.take_fields()
     header = loop_header("select", node)
     # the trace and the DEBUG trap come once, even for no words (`for` has them at every step)
     if st.opts["xtrace"]:
         ev.ex.xtrace_line(header)
     if (st.traps and ev.ex.debug_trap(header)) or not items:
+        give_back(held)
         return 0  # (extdebug skips the select: it succeeds)
     status = 0
     show_menu = True
     rt = sh.rt
-    with ev.loop_frame() as loop:
+    with ev.loop_frame(held) as loop:
         while True:
             loop.tick()
             if show_menu:

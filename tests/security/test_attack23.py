@@ -1,0 +1,70 @@
+"""Attack round 23: last round's leftovers (T-TEN-8) and new ground.
+
+Fell and fixed: a `for` (or `select`) loop's word list was charged to max_memory while it was
+made and given back when the body's first command started, though the list lives through the
+loop: `for w in $(seq 100000); do b=($(seq 100000)); break; done` held both lists with only the
+second charged; and a loop whose body ran only `:`, `break` or `continue` (no command that gives
+back what the last expansion held) kept its charge past its end: six such loops in a row ended on
+max_memory. The loop now keeps the charge until it ends, however it ends (T-TEN-8).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbash import Bash, ExecutionLimitError, Limits
+
+LOOP_MEMORY = Limits(max_memory=26 << 20, timeout=60)
+
+
+def _limit_of(script: str, limits: Limits) -> str | None:
+    """The limit that ended the run, or None when it completed (status 0 expected)."""
+    try:
+        r = Bash(limits=limits).exec(script)
+    except ExecutionLimitError as e:
+        return e.limit
+    assert r.exit_code == 0, r
+    return None
+
+
+# each list alone fits in 26 MiB (100,000 fields of $(seq) are charged ~9 MiB while they are
+# split, an array of 100,000 made from $(seq) ~19 MiB); the loop's list and the body's array
+# together do not
+LOOP_HOLDS = [
+    "for w in $(seq 100000); do b=($(seq 100000)); break; done",
+    "for w in $(seq 100000); do :; b=($(seq 100000)); break; done",
+    "for w in 1 $(seq 100000); do for v in 2; do b=($(seq 100000)); done; break; done",
+    "x=$(seq 100000); for w in $x; do b=($(seq 100000)); break; done",
+    "select w in $(seq 100000); do b=($(seq 100000)); break; done <<< 1 2>/dev/null",
+]
+
+
+@pytest.mark.parametrize("script", LOOP_HOLDS)
+def test_a_loop_list_is_charged_through_the_loop(script: str) -> None:
+    assert _limit_of(script, LOOP_MEMORY) == "max_memory"
+
+
+# ... and the charge is given back when the loop ends, however it ends: six loops one after the
+# other would hold 55 MiB if it were kept
+LOOP_ENDS = [
+    "for i in 1 2 3 4 5 6; do for w in $(seq 100000); do :; done; done",
+    "for i in 1 2 3 4 5 6; do for w in $(seq 100000); do break; done; done",
+    "for i in 1 2 3 4 5 6; do for w in $(seq 100000); do continue 2; done; done",
+    "f() { for w in $(seq 100000); do return; done; }; for i in 1 2 3 4 5 6; do f; done",
+    "for i in 1 2 3 4 5 6; do (set -e; for w in $(seq 100000); do false; done) || :; done",
+    "for i in 1 2 3 4 5 6; do select w in $(seq 100000); do break; done <<< 1 2>/dev/null; done",
+    "for i in 1 2 3 4 5 6; do for w in $(seq 100000); do :; done; done; b=($(seq 100000))",
+]
+
+
+@pytest.mark.parametrize("script", LOOP_ENDS)
+def test_a_loop_list_charge_is_given_back_when_the_loop_ends(script: str) -> None:
+    assert _limit_of(script, LOOP_MEMORY) is None
+
+
+def test_a_session_loop_ended_by_a_limit_gives_its_charge_back() -> None:
+    session = Bash(limits=LOOP_MEMORY).session()
+    with pytest.raises(ExecutionLimitError) as e:
+        session.exec("for w in $(seq 100000); do b=($(seq 100000)); done")
+    assert e.value.limit == "max_memory"
+    assert session.exec("for w in $(seq 100000); do :; done; echo ok").stdout == "ok\n"
