@@ -1,4 +1,5 @@
-"""A process-wide cache of what was parsed from text (arithmetic, subscripts), shared by every run.
+"""A process-wide cache of what was parsed from text (arithmetic, subscripts), shared by every run;
+and the code of the Python source sandbash generates itself (code_of).
 
 No run is charged for what such a cache keeps, and a parse can hold far more memory than its text
 (an arithmetic tree costs about 100 bytes a character). So the cache is bounded in entries and in
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 from collections import OrderedDict
-from types import GenericAlias
+from types import CodeType, GenericAlias
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -125,3 +126,24 @@ class TextLRU(Generic[K, V]):
     def held_bytes(self) -> int:
         """Bytes the entries' compiled values may hold (as `put` was told)."""
         return self._bytes
+
+
+# The code of the Python source the interpreter generates (expand/arithgen.py, interp/funcgen.py,
+# interp/steps.py), by that source: compiling one costs 0.2-1 ms, and a second run, session call or
+# function body of the same shape generates the same source (a script's names, words and values are
+# constants of the namespace the code runs in; only numbers such as a line are in the text). Code is
+# immutable: each use executes it in a namespace of its own, so the functions it makes are fresh and
+# hold only that use's objects. A code object takes about 2.5 bytes a character of its source; the
+# bound is on that source.
+_CODE: TextCache[tuple[str, str], CodeType] = TextCache(entries=1024, chars=1 << 20, longest=1 << 16)
+
+
+def code_of(source: str, filename: str) -> CodeType:
+    """`compile(source, filename, "exec")`, compiled once per process while the cache holds it
+    (`filename` names the generator: `<arith>`, `<funcgen>`, `<steps>`)."""
+    key = (source, filename)
+    code = _CODE.get(key)
+    if code is None:
+        code = compile(source, filename, "exec", dont_inherit=True)
+        _CODE.put(key, source, code)
+    return code

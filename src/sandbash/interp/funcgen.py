@@ -30,6 +30,7 @@ or one whose source would pass the Compiler's GEN_CHARS budget, keeps its closur
 from __future__ import annotations
 
 from ..syntax import ast as A
+from ..textcache import code_of
 from .steps import NAMESPACE, RUNTIME, SHELL, VALUE_FN, VALUE_LOCAL, make_step
 
 TYPE_CHECKING = False
@@ -113,7 +114,7 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
     st = ex.state
     shell = (st.run_mode, st, ex.sh, ex, ex.expander, ex.pr.procsubs)  # (steps.SHELL)
     namespace: dict[str, object] = {**NAMESPACE, **dict(zip(SHELL, shell)), **gen.consts}  # noqa: B905
-    exec(compile(source, "<funcgen>", "exec"), namespace)
+    exec(code_of(source, "<funcgen>"), namespace)
     return namespace["body"]  # type: ignore[return-value]
 
 

@@ -23,6 +23,7 @@ from ..expand.segments import CHARGE_FROM
 from ..expand.words import ARGV_HELD_MIN
 from ..shvars.vars import EXPORT, NAMEREF, TWO_GRAINS, VAR_OVERHEAD, AssignArg, Var, _found_below, valid_name
 from ..syntax import ast as A
+from ..textcache import code_of
 from .state import ONE_STATUS
 from .variables import NOT_PLAIN, AssignError
 
@@ -150,7 +151,7 @@ class Step:
             f"    return {self.name}\n"
         )
         namespace = dict(NAMESPACE)
-        exec(compile(source, "<steps>", "exec"), namespace)
+        exec(code_of(source, "<steps>"), namespace)
         return namespace["make"]  # type: ignore[return-value]
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from sandbash import Bash, ExecutionLimitError, Limits
+from sandbash import Bash, ExecutionLimitError, Limits, textcache
+from sandbash.expand import arith
 from sandbash.interp import compiler, funcgen, steps
 from sandbash.interp import evaluator as evaluator_module
 
@@ -98,6 +99,35 @@ def test_two_shells_never_share_a_generated_body(compilers: list[compiler.Compil
     assert len(made) == 2 and made[0] is not made[1]
     states = {id(body.__globals__["st"]) for body in made}  # type: ignore[attr-defined]
     assert len(states) == 2  # (each holds its own shell's state)
+
+
+@pytest.mark.usefixtures("generating")
+def test_a_second_run_compiles_no_generated_source(
+    compilers: list[compiler.Compiler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The code of generated source is compiled once per process (textcache.code_of): a second
+    shell running the same script makes its own functions (the body; `t=$(( t + r ))`, an
+    assignment's arithmetic generated past arith.HOT_CALLS) from the same code and compiles
+    nothing; each still holds its own shell."""
+    script = SCRIPT.replace("200", str(arith.HOT_CALLS + 10)).replace("x; done", "x; t=$(( t + r )); done")
+    want = Bash().exec(script).stdout  # (fills the cache, whatever ran before)
+    compiled: list[str] = []
+
+    def counting(source: str, filename: str, mode: str, **kwargs: Any) -> Any:
+        compiled.append(filename)
+        return compile(source, filename, mode, **kwargs)
+
+    monkeypatch.setattr(textcache, "compile", counting, raising=False)
+    start = len(compilers)
+    first, second = Bash(), Bash()
+    assert first.exec(script).stdout == second.exec(script).stdout == want
+    assert compiled == []
+    made = [b for comp in compilers[start:] for b in _generated(comp)]
+    assert len(made) == 2 and made[0] is not made[1]
+    assert made[0].__code__ is made[1].__code__  # type: ignore[attr-defined]
+    assert made[0].__globals__["st"] is not made[1].__globals__["st"]  # type: ignore[attr-defined]
+    assert textcache.code_of("x = 1\n", "<steps>") is textcache.code_of("x = 1\n", "<steps>")
+    assert textcache.code_of("x = 1\n", "<steps>") is not textcache.code_of("x = 1\n", "<arith>")
 
 
 @pytest.mark.usefixtures("generating")
