@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
+from ..syntax.testops import BINARY_TESTS, UNARY_TESTS
 from ..vfs.base import Stat
 
 TYPE_CHECKING = False
@@ -16,38 +17,6 @@ if TYPE_CHECKING:
     from typing import Protocol
 else:
     Protocol = object  # the protocols are the type checker's: a plain base at run time (typing is ~2 ms of a start-up)
-
-UNARY = frozenset(
-    [
-        "-a",
-        "-b",
-        "-c",
-        "-d",
-        "-e",
-        "-f",
-        "-g",
-        "-h",
-        "-k",
-        "-p",
-        "-r",
-        "-s",
-        "-t",
-        "-u",
-        "-w",
-        "-x",
-        "-G",
-        "-L",
-        "-N",
-        "-O",
-        "-S",
-        "-o",
-        "-v",
-        "-R",
-        "-z",
-        "-n",
-    ]
-)
-BINARY = frozenset(["=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef"])
 
 
 class TestError(Exception):
@@ -255,14 +224,14 @@ class TestParser:
     def two(self, a: str, b: str) -> bool:
         if a == "!":
             return b == ""
-        if a in UNARY:
+        if a in UNARY_TESTS:
             return unary_test(self.env, a, b)
         raise TestError(f"{a}: unary operator expected")
 
     def three(self, args: list[str]) -> bool:
         # bash's order: a binary operator, then -a/-o, then !, then a bracketed word (its test
         # looks only at the first character of the brackets)
-        if args[1] in BINARY:
+        if args[1] in BINARY_TESTS:
             return self.binary(args[0], args[1], args[2])
         if args[1] == "-a":
             return args[0] != "" and args[2] != ""
@@ -318,7 +287,7 @@ class TestParser:
                 raise TestError(f"`)' expected, found {nxt}")
             self.i += 1
             return value
-        if left >= 2 and self.args[self.i] in BINARY:  # a binary operator needs both operands
+        if left >= 2 and self.args[self.i] in BINARY_TESTS:  # a binary operator needs both operands
             op = self.args[self.i]
             self.i += 2
             return self.binary(a, op, self.args[self.i - 1])
@@ -327,7 +296,7 @@ class TestParser:
             if _is_number(self.args[self.i]):
                 self.i += 1
             return False
-        if left >= 1 and a in UNARY:
+        if left >= 1 and a in UNARY_TESTS:
             self.i += 1
             return unary_test(self.env, a, self.args[self.i - 1])
         return a != ""

@@ -31,6 +31,7 @@ from .lexer import (
     tilde_prefix,
 )
 from .reserved import RESERVED as _RESERVED
+from .testops import BINARY_TESTS, UNARY_TESTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -153,39 +154,7 @@ def _io_var() -> re.Pattern[str]:
     return re.compile(r"\{((?:\\\n)*[A-Za-z_](?:[A-Za-z0-9_]|\\\n)*(?:\[[^\]{}]+\])?)\}(?:\\\n)*(?=[<>])")
 
 
-_COND_UNARY = frozenset(
-    [
-        "-a",
-        "-b",
-        "-c",
-        "-d",
-        "-e",
-        "-f",
-        "-g",
-        "-h",
-        "-k",
-        "-p",
-        "-r",
-        "-s",
-        "-t",
-        "-u",
-        "-w",
-        "-x",
-        "-G",
-        "-L",
-        "-N",
-        "-O",
-        "-S",
-        "-o",
-        "-v",
-        "-R",
-        "-z",
-        "-n",
-    ]
-)
-_COND_BINARY = frozenset(
-    ["==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~"]
-)
+_COND_BINARY = BINARY_TESTS | {"=~"}  # ([[ ]] matches a regular expression too)
 # the shell's operator tokens as [[ ]] meets them (longest first): anything else is a word
 _COND_TOKENS = (
     "]]",
@@ -1730,7 +1699,7 @@ class Parser(WordReader):
         ftext = _plain_word(first)
         if ftext == "!":  # (whatever follows: `[[ ! ]]` is an error, not a test of the word `!`)
             return A.CondNot(self._cond_term())
-        if ftext in _COND_UNARY:
+        if ftext in UNARY_TESTS:
             nxt = self._cond_arg_token()
             if nxt == "word":
                 operand = self._cond_word()
