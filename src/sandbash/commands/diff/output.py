@@ -67,6 +67,18 @@ def group(hunks: list[Hunk], context: int) -> list[list[Hunk]]:
     return groups
 
 
+def _windows(hunks: list[Hunk], ctx: int, a_len: int) -> list[tuple[list[Hunk], int, int, int, int]]:
+    """Each group of hunks (group) with the lines it shows: (hunks, a_lo, a_hi, b_lo, b_hi), the
+    ranges of both files widened by `ctx` lines of context (unified and context formats)."""
+    windows = []
+    for grp in group(hunks, ctx):
+        first, last = grp[0], grp[-1]
+        a_lo = max(first.a0 - ctx, 0)
+        a_hi = min(last.a1 + ctx, a_len)
+        windows.append((grp, a_lo, a_hi, first.b0 - (first.a0 - a_lo), last.b1 + (a_hi - last.a1)))
+    return windows
+
+
 def _uni_range(start: int, count: int) -> bytes:
     if count == 1:
         return b"%d" % start
@@ -84,17 +96,12 @@ def unified(
 ) -> list[bytes]:
     out: list[bytes] = []
     ctx = style.context
-    for grp in group(hunks, ctx):
-        first, last = grp[0], grp[-1]
-        a_lo = max(first.a0 - ctx, 0)
-        a_hi = min(last.a1 + ctx, len(a))
-        b_lo = first.b0 - (first.a0 - a_lo)
-        b_hi = last.b1 + (a_hi - last.a1)
+    for grp, a_lo, a_hi, b_lo, b_hi in _windows(hunks, ctx, len(a)):
         header = (
             b"@@ -" + _uni_range(a_lo + 1, a_hi - a_lo) + b" +" + _uni_range(b_lo + 1, b_hi - b_lo) + b" @@"
         )
         if funcname is not None:
-            header += funcname(first.a0)
+            header += funcname(grp[0].a0)
         out.append(header + b"\n")
         pos = a_lo
         for h in grp:
@@ -119,13 +126,8 @@ def context(
 ) -> list[bytes]:
     out: list[bytes] = []
     ctx = style.context
-    for grp in group(hunks, ctx):
-        first, last = grp[0], grp[-1]
-        a_lo = max(first.a0 - ctx, 0)
-        a_hi = min(last.a1 + ctx, len(a))
-        b_lo = first.b0 - (first.a0 - a_lo)
-        b_hi = last.b1 + (a_hi - last.a1)
-        out.append(b"***************" + (funcname(first.a0) if funcname is not None else b"") + b"\n")
+    for grp, a_lo, a_hi, b_lo, b_hi in _windows(hunks, ctx, len(a)):
+        out.append(b"***************" + (funcname(grp[0].a0) if funcname is not None else b"") + b"\n")
         out.append(b"*** " + _range(a_lo + 1, a_hi) + b" ****\n")
         if any(h.a1 > h.a0 for h in grp):
             pos = a_lo
