@@ -19,6 +19,7 @@ import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 
 import functools
 import itertools
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -202,9 +203,13 @@ def no_redaction(argv: Sequence[str]) -> list[str]:
 
 
 def script_hash(script: str) -> str:
-    try:  # the C module alone: hashlib first loads OpenSSL, ~2.5 ms of every run's start-up
-        from _sha256 import sha256  # type: ignore[import-not-found]
-    except ImportError:  # another Python (3.12 names it _sha2)
+    # the C module alone: hashlib first loads OpenSSL, ~2.5-3.5 ms of every run's start-up
+    try:
+        if sys.version_info >= (3, 12):
+            from _sha2 import sha256  # type: ignore[import-not-found]
+        else:
+            from _sha256 import sha256  # type: ignore[import-not-found]
+    except ImportError:  # a Python built without its own hash modules
         from hashlib import sha256
     digest: str = sha256(script.encode("utf-8", "surrogateescape")).hexdigest()
     return "sha256:" + digest
