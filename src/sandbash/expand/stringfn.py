@@ -120,14 +120,57 @@ def dq_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
     """The fields of the argument "$p" (Expander.word's first shape) added to a command's words,
     with `p`'s plan and lookup bound: a plain string is one field (charged when long), so is
     nothing (an unset variable or element: one empty field, as Expander.dq_value_fields makes it
-    unless "$@" left no field); anything else as dq_value_fields makes it."""
-    get = param_fn(ex, p, True, _same, sys.maxsize)
-    charge = ex._charge_word
-    fields = ex.dq_value_fields
+    unless "$@" left no field); anything else as dq_value_fields makes it. The commonest shapes
+    read their value in the step itself (one frame less than param_fn's closure): "$x" looks the
+    name up, "$1" indexes the positional parameters, "${a[i]}" calls its element's closure, "$?"
+    "$#" "$$" "$-" ask the shell; anything else their lookup found (unset, an array, a reference
+    to elements) goes the general way with that lookup."""
+    rest = dq_scalar_rest(ex, p)
+    if rest is not None:
+        return _dq_scalar_step(ex, p, rest)
+    plan = _plan(ex, p)
+    if isinstance(plan, int):
+        return _dq_positional_step(ex, p, plan)
+    if plan is None and p.name in _SPECIAL_TEXTS and not (p.prefix or p.op or p.sub or p.names_suffix):
+        return _dq_special_step(ex, p.name)
+    add = _dq_value_adder(ex)
+    if (
+        plan is None
+        and p.sub is not None
+        and (element := element_fn(ex, p, True, string_fn, join_fn)) is not None
+    ):
+        # "${a[i]}", "${m[$k]}": the element's closure (elements.py) called by the step itself
+
+        def dq_element(out: list[str]) -> None:
+            ex._at_empty = False
+            v = element()
+            if type(v) is str and len(v) <= CHARGE_FROM:
+                out.append(v)
+            else:
+                add(v, out)
+
+        return dq_element
+    get = _planned_fn(ex, p, plan, True, _same, sys.maxsize)
 
     def dq_param(out: list[str]) -> None:
         ex._at_empty = False
-        value = get()
+        add(get(), out)
+
+    return dq_param
+
+
+# the special parameters whose text the shell always has, a few characters (Shell.special: `$!`
+# may be unset, `$0` may be long enough to charge)
+_SPECIAL_TEXTS = frozenset(("?", "#", "$", "-"))
+
+
+def _dq_value_adder(ex: Expander) -> Callable[[Value, list[str]], None]:
+    """dq_param_step's fields of a value: a plain string is one field (charged when long), nothing
+    is one empty field unless "$@" left none, anything else as dq_value_fields makes it."""
+    charge = ex._charge_word
+    fields = ex.dq_value_fields
+
+    def dq_value(value: Value, out: list[str]) -> None:
         if type(value) is str:
             if len(value) > CHARGE_FROM:
                 charge(len(value))
@@ -137,7 +180,74 @@ def dq_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
         else:
             out.extend(fields(value, []))
 
-    return dq_param
+    return dq_value
+
+
+def _dq_scalar_step(
+    ex: Expander, p: A.Param, rest: Callable[[Var | None, list[str]], None]
+) -> Callable[[list[str]], None]:
+    """ "$x": a variable's plain string that needs no charge as it is (param_fn's `value` in the
+    step), anything else dq_scalar_rest's way with the same lookup."""
+    lookup = ex.env.lookup
+    name = p.name
+
+    def dq_scalar(out: list[str]) -> None:
+        ex._at_empty = False
+        var = lookup(name)
+        if var is not None and type(var) is Var and type(v := var.value) is str and len(v) <= CHARGE_FROM:
+            out.append(v)
+        else:
+            rest(var, out)
+
+    return dq_scalar
+
+
+def dq_scalar_rest(ex: Expander, p: A.Param) -> Callable[[Var | None, list[str]], None] | None:
+    """For "$x" whose plan is the value itself (fastparam._value): the fields of what looking `x`
+    up found (a long string charged, unset, an array's element 0, a reference to elements, `set
+    -u`'s error...) added to a command's words, the general way; the caller has set `ex._at_empty`
+    to False before the lookup, and adds a plain string within CHARGE_FROM itself. None: another
+    shape."""
+    if _plan(ex, p) is not _value:
+        return None
+    add = _dq_value_adder(ex)
+
+    def dq_rest(var: Var | None, out: list[str]) -> None:
+        add(general(ex, p, True, None, var), out)
+
+    return dq_rest
+
+
+def _dq_positional_step(ex: Expander, p: A.Param, index: int) -> Callable[[list[str]], None]:
+    """ "$1": the positional parameter's text (param_fn's `positional_text` in the step); past
+    the last one, the general way (unset: `set -u`'s error, else one empty field)."""
+    positional = ex.env.positional
+    charge = ex._charge_word
+    add = _dq_value_adder(ex)
+
+    def dq_positional(out: list[str]) -> None:
+        ex._at_empty = False
+        pos = positional()
+        if index <= len(pos) and type(v := pos[index - 1]) is str:
+            if len(v) > CHARGE_FROM:
+                charge(len(v))
+            out.append(v)
+        else:
+            add(pos[index - 1] if index <= len(pos) else general(ex, p, True, None, NOT_LOOKED), out)
+
+    return dq_positional
+
+
+def _dq_special_step(ex: Expander, name: str) -> Callable[[list[str]], None]:
+    """ "$?", "$#", "$$", "$-": the shell's text of the parameter (what params.base gives for
+    them: always a string, never long enough to charge)."""
+    special = ex.env.special
+
+    def dq_special(out: list[str]) -> None:
+        ex._at_empty = False
+        out.append(special(name))
+
+    return dq_special
 
 
 def arith_step(ex: Expander, p: A.ArithSub, quoted: bool) -> Callable[[list[str]], None]:
@@ -234,7 +344,18 @@ def param_fn(
 ) -> Callable[[], Any]:
     """ex.param(p, in_dq) with `p`'s plan bound: a plain string value up to `limit` characters
     as it is, anything else given to `finish`."""
-    plan = _plan(ex, p)
+    return _planned_fn(ex, p, _plan(ex, p), in_dq, finish, limit)
+
+
+def _planned_fn(
+    ex: Expander,
+    p: A.Param,
+    plan: Plan | int | None,
+    in_dq: bool,
+    finish: Callable[[Value], Any],
+    limit: int,
+) -> Callable[[], Any]:
+    """param_fn with `p`'s plan chosen (_plan)."""
     if plan is None:
         if p.sub is not None and (element := element_fn(ex, p, in_dq, string_fn, join_fn)) is not None:
             # `${m[$k]}`, `${a[i]:-0}`: the subscript's key or index text bound (elements.py)

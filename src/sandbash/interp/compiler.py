@@ -41,10 +41,11 @@ from ..expand.arith import ArithError
 from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site, varying_site
-from ..expand.segments import static_word
+from ..expand.segments import CHARGE_FROM, static_word
 from ..expand.stringfn import (
     arith_step,
     dq_param_step,
+    dq_scalar_rest,
     dq_word_step,
     join_fn,
     string_fn,
@@ -52,7 +53,7 @@ from ..expand.stringfn import (
     value_fn,
 )
 from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
-from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, is_array_ref_text, valid_name
+from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, Var, is_array_ref_text, valid_name
 from ..switches import NO_FUNCGEN
 from ..syntax import ast as A
 from . import steps
@@ -962,6 +963,43 @@ class Compiler:
         if (
             len(plan) == 2
             and type(plan[0]) is str
+            and not (refs and is_array_ref_text(words[1].text))
+            and len(words[1].parts) == 1
+            and type(dq0 := words[1].parts[0]) is A.DQ
+            and len(dq0.parts) == 1
+            and type(param := dq0.parts[0]) is A.Param
+            and (rest := dq_scalar_rest(expander, param)) is not None
+        ):
+            # a name and "$x" (`f "$k"`, `echo "$line"`): the unrolled loop below with the
+            # dq_param_step's "$x" inline, its plain string read in this frame
+            head: str = plan[0]  # type: ignore[assignment]
+            lookup = expander.env.lookup
+            name = param.name
+
+            def argv_scalar() -> list[str]:
+                expander._arg_bytes = 0  # (Expander.begin_argv inline)
+                if expander._held:
+                    expander.give_back_fields()
+                expander._at_empty = False
+                var = lookup(name)
+                if (
+                    var is not None
+                    and type(var) is Var
+                    and type(v := var.value) is str
+                    and len(v) <= CHARGE_FROM
+                ):
+                    out = [head, v]
+                else:
+                    out = [head]
+                    rest(var, out)
+                if len(out) > sh.rt.limits.max_arguments:
+                    expander.end_argv(out)
+                return out
+
+            return argv_scalar
+        if (
+            len(plan) == 2
+            and type(plan[0]) is str
             and type(plan[1]) is not str
             and type(plan[1]) is not partial
         ):
@@ -971,7 +1009,9 @@ class Compiler:
             add: Callable[[list[str]], None] = plan[1]  # type: ignore[assignment]
 
             def argv_one() -> list[str]:
-                expander.begin_argv()
+                expander._arg_bytes = 0  # (Expander.begin_argv inline)
+                if expander._held:
+                    expander.give_back_fields()
                 out = [first]
                 add(out)
                 if len(out) > sh.rt.limits.max_arguments:
