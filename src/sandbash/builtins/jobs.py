@@ -20,17 +20,19 @@ from ..interp.jobs import (
     PID,
     RUNNING,
     AmbiguousJob,
+    cleanup_dead_jobs,
     deliver_signal,
     describe_signal,
     find_job,
-    forget_job,
     job_for,
     listed_jobs,
     notify,
+    notify_dead_jobs,
     own_pid,
     owns_table,
     take_own_signals,
     take_pending,
+    tell,
 )
 from ..interp.state import ONE_STATUS
 from . import builtin
@@ -141,9 +143,9 @@ def _signal_target(sh: Shell, target: str, sig: int) -> bool:
             return False
         sh.builtin_error("kill", f"{target}: arguments must be process or job IDs")
         return False
+    job.seen = ""  # (bash: its state is to be told again, `jobs -n`)
     if job.done.is_set():
-        sh.builtin_error("kill", f"({job.pid}) - No such process")
-        return False
+        return True  # (bash skips the processes that are gone: no error)
     if sig not in _IGNORED_BY_JOBS and job.budget is not None:
         job.budget.signal = sig
     return True
@@ -203,7 +205,8 @@ def _wait(sh: Shell, argv: list[str]) -> int:
             if interrupted:
                 return interrupted
             notify(sh, job)
-            forget_job(sh, job)
+            tell(sh, job)
+        cleanup_dead_jobs(sh)
         if owns_table(sh):
             # bash's wait_for_background_pids ends with bgp_clear: `wait PID` of any job gone
             # from the table is no longer known (`pid N is not a child of this shell`)
@@ -211,8 +214,10 @@ def _wait(sh: Shell, argv: list[str]) -> int:
         return 0
     status = 0
     for spec in opts.args:
-        if spec.isdigit() and int(spec) in sh.rt.reaped:  # a job deleted from the table: its status
+        if spec.isdigit() and int(spec) in sh.rt.reaped:  # a job told about: its status
             status = sh.rt.reaped[int(spec)]
+            if any(job.pid == int(spec) for job in sh.rt.jobs.values()):
+                notify_dead_jobs(sh)  # (still in the table: bash waits for it, and cleans up)
             if var is not None:
                 assign_ref(sh, var, spec)
             continue
@@ -224,9 +229,12 @@ def _wait(sh: Shell, argv: list[str]) -> int:
         interrupted = _await(sh, job)
         if interrupted:
             return interrupted
-        notify(sh, job)
+        # bash's wait_for: the jobs killed by a signal are reported and the finished jobs told
+        # about deleted (this one too when an earlier wait told of it); then this one is told
+        # about, and stays in the table until the next clean-up (`wait %1` again works)
+        notify_dead_jobs(sh)
         status = job.status or 0
-        forget_job(sh, job)
+        tell(sh, job)
         if var is not None:
             assign_ref(sh, var, str(job.pid))
     return status
@@ -298,7 +306,7 @@ def _wait_any(sh: Shell, specs: list[str], var: VarRef | None) -> int:
             return interrupted
         for job in finished:
             notify(sh, job)
-            forget_job(sh, job)
+            tell(sh, job)
             if var is not None:
                 assign_ref(sh, var, str(job.pid))
             return job.status or 0
@@ -315,6 +323,9 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
         return 2
     if opts.has("x"):
         return _jobs_execute(sh, opts.letters(), opts.args)
+    if not opts.args:
+        cleanup_dead_jobs(sh)  # (bash's list_all_jobs: before it lists; a finished job it lists
+        # stays until the next clean-up, list_one_job's goes at once)
     jobs = listed_jobs(sh)
     ids = sorted(jobs)
     status = 0
@@ -327,6 +338,8 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
             else:
                 ids.append(job.jid)
     _list_jobs(sh, opts.has, jobs, ids)
+    if opts.args:
+        cleanup_dead_jobs(sh)
     return status
 
 
@@ -369,8 +382,8 @@ def _list_jobs(sh: Shell, has: Callable[[str], bool], jobs: dict[int, Job], ids:
         job.seen = DONE if done else RUNNING
         if done:
             job.reported = True
-            if owns_table(sh):
-                forget_job(sh, job)
+            if owns_table(sh):  # (a `$( )`'s listing leaves its parent's jobs in the table)
+                tell(sh, job)
 
 
 def _jobs_execute(sh: Shell, letters: str, args: list[str]) -> int:

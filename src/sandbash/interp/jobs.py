@@ -153,32 +153,60 @@ def report_pipeline_death(sh: Shell, stages: list[tuple[int, int, int, str]], de
 
 
 def notify_dead_jobs(sh: Shell) -> None:
-    """After a foreground command and before each command of a script: bash reports the jobs
-    a signal killed meanwhile and (not interactive) counts every finished job as told: `jobs`
-    no longer lists it."""
+    """After a foreground command and as each command of a script is read: bash reports the jobs
+    a signal killed meanwhile (counting them as told), then deletes the finished jobs it has told
+    about. In a script read from a file or standard input, a job that finished on its own stays
+    until `wait` or `jobs` tells of it (jobs.c's notify_of_job_status keeps its status); `bash -c`
+    counts every finished job as told."""
+    script = sh.state.mode != "c"
     for job in list(sh.rt.jobs.values()):
-        if job.done.is_set():
-            if job.signal and not job.reported:
-                notify(sh, job)
-            forget_job(sh, job)
+        if not job.done.is_set():
+            continue
+        if job.signal and not job.reported:
+            notify(sh, job)
+            if job.signal not in _QUIET:
+                tell(sh, job)
+        if not script:
+            tell(sh, job)
+    cleanup_dead_jobs(sh)
 
 
-# how many statuses of jobs no longer in the table a shell keeps for `wait PID` (bash: CHILD_MAX)
+# how many statuses of jobs no longer in the table a shell keeps for `wait PID` (bash: CHILD_MAX),
+# and how many finished jobs not yet told about it keeps in its table
 _SAVED_STATUSES = 1024
 
 
-def forget_job(sh: Shell, job: Job) -> None:
-    """Delete `job` from the table (bash: once it is told about or waited for): its number is
-    free again, `%N` no longer names it, and `wait PID` still gives its status."""
-    rt = sh.rt
-    if rt.jobs.get(job.jid) is job:
-        del rt.jobs[job.jid]
+def tell(sh: Shell, job: Job) -> None:
+    """`job` was waited for or listed (bash's J_NOTIFIED): once it has finished it is deleted
+    from the table at the shell's next clean-up (cleanup_dead_jobs); `wait PID` still gives its
+    status after that. `bash -c` deletes it at once, as does a `$( )` that shares its parent's
+    table (a job it started is its own)."""
     job.seen = DONE
+    if not job.done.is_set():
+        return
+    rt = sh.rt
+    if (sh.state.mode == "c" or not owns_table(sh)) and rt.jobs.get(job.jid) is job:
+        del rt.jobs[job.jid]
     saved = rt.reaped
     saved.pop(job.pid, None)
     if len(saved) >= _SAVED_STATUSES:
         del saved[next(iter(saved))]
     saved[job.pid] = job.status or 0
+
+
+def cleanup_dead_jobs(sh: Shell) -> None:
+    """Delete the finished jobs told about (bash does so as it reads a line, forks, waits for a
+    foreground command or lists the jobs): their numbers are free again, `%N` no longer names
+    them. Finished jobs not told about past _SAVED_STATUSES are told about, oldest first."""
+    jobs = sh.rt.jobs
+    if not jobs or not owns_table(sh):
+        return
+    dead = [job for job in jobs.values() if job.done.is_set()]
+    for job in dead[: max(0, len(dead) - _SAVED_STATUSES)]:
+        tell(sh, job)
+    for job in dead:
+        if job.seen == DONE and jobs.get(job.jid) is job:
+            del jobs[job.jid]
 
 
 def next_job_number(jobs: dict[int, Job]) -> int:

@@ -30,6 +30,7 @@ from .executor import unparse_command
 from .jobs import (
     HOLDS,
     child_exited,
+    cleanup_dead_jobs,
     deliver_signal,
     end_of_subshell,
     fresh_table,
@@ -294,6 +295,8 @@ class Processes:
         limits = sh.rt.limits
         if sh.subst_depth + sh.eval_depth >= limits.max_substitution_depth:
             raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limits.max_substitution_depth)
+        if sh.rt.jobs:
+            cleanup_dead_jobs(sh)  # (bash forks for it, run in place or not: Shell.fork)
         direct = direct_substitution(sh, body)  # (`$(echo ok)`: no subshell, no capture)
         if direct is not None:
             self.ex.last_cmdsub_status = self.state.last_status = direct[1]

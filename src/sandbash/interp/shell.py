@@ -34,7 +34,7 @@ from .evaluator import Evaluator
 from .executor import Executor, unparse_command
 from .framestack import with_room
 from .histline import history_line, histsize, push
-from .jobs import notify_dead_jobs, one_shot_tail, take_signals
+from .jobs import cleanup_dead_jobs, notify_dead_jobs, one_shot_tail, take_signals
 from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
@@ -229,6 +229,8 @@ class Shell:
     def fork(self, lazy: bool = False) -> Shell:
         """A subshell. `lazy`: one this shell waits for and drops when it ends (`$( )`), whose state
         copies the parent's containers on first use (ShellState.fork)."""
+        if self.rt.jobs:
+            cleanup_dead_jobs(self)  # (bash cleans its job table at every fork: stop_pipeline)
         child = Shell.__new__(Shell)
         child._setup(self.state.fork(lazy), self.rt)  # (its variables were charged to the budget)
         child.seconds_base = self.seconds_base
