@@ -504,6 +504,18 @@ def join_fn(
             return text
 
         return text_around
+    if shape == (False,):  # `$k` alone (a subscript `a[$i]`, `"$x"`'s parts)
+        (only,) = pieces
+
+        def text_one() -> str:
+            if dq_word:
+                ex._at_empty = False
+            text: str = only()  # type: ignore[operator]
+            if len(text) > limit:
+                charge(len(text))
+            return text
+
+        return text_one
     if len(shape) == 2 and shape != (True, True):  # `$a$b`, `x$k`, `$k.x`
         first, second = pieces
 

@@ -962,7 +962,8 @@ class Shell:
             scopes = store.scopes
             var = scopes[-1].get(text)
             if var is None and len(scopes) > 1:
-                var = store.find(text)
+                # (a name no scope above the globals binds is theirs: VarStore.local_names)
+                var = store.find(text) if text in store.local_names else scopes[0].get(text)
             if var is not None and not var.attrs & NAMEREF:
                 v = var.value
                 if (

@@ -1310,11 +1310,11 @@ class Variables:
         the same order (the value's length, the key or index, the element count, then the
         memory), the scope search inlined, and an index whose text is a literal name or
         expression (`a[k]=x`, `a[i+1]=x`) evaluated without expand_sub_text (its text is the
-        subscript as written: parsed.arith is one literal part). False: not an existing array
+        subscript as written: parsed.arith is None or one literal part) by its Shell.arith_fn.
+        False: not an existing array
         without attributes beyond -a/-A/-x (set_var's way)."""
         state = self.state
         sh = self.sh
-        arith_eval = sh.arith_eval
         check_string = sh.check_string
         check_array = sh.check_array
         eval_index = self.eval_index
@@ -1324,19 +1324,31 @@ class Variables:
         literal: str | None = None
         if arith is not None and len(arith.parts) == 1 and type(arith.parts[0]) is Lit:
             literal = arith.parts[0].text
+        elif parsed is not None and arith is None:
+            literal = sub  # (`a[i]`, `a[i+1]`: nothing to expand, the text as written is read)
+        # (a literal that is no plain number: arith_eval bound, a lone name's value read directly)
+        index_fn = sh.arith_fn(literal) if literal is not None and not plain_index(literal) else None
         bad = f"{name}[{sub}]: bad array subscript"
 
         def set_element(value: str) -> bool:
             vars_ = state.vars
             scopes = vars_.scopes
             i = len(scopes) - 1
-            while True:
-                var = scopes[i].get(name)
-                if var is not None:
-                    break
-                if i == 0:
-                    return False
-                i -= 1
+            var = scopes[i].get(name)
+            if var is None:
+                if name not in vars_.local_names:  # (only the globals may have it: store_plain's search)
+                    i = 0
+                    var = scopes[0].get(name)
+                    if var is None:
+                        return False
+                else:
+                    while True:
+                        i -= 1
+                        if i < 0:
+                            return False
+                        var = scopes[i].get(name)
+                        if var is not None:
+                            break
             if var.attrs & ~(ARRAY | ASSOC | EXPORT):
                 return False
             cur = var.value
@@ -1358,13 +1370,15 @@ class Variables:
                 return True
             if type(cur) is not IndexedArray or whole:
                 return False
-            check_string(len(value))
+            limits = sh.rt.limits  # (check_string and check_array inline: the limit read, then called)
+            if len(value) > limits.max_string_length:
+                check_string(len(value))
             try:
                 if literal is not None:
-                    if plain_index(literal):
+                    if index_fn is None:
                         index = int(literal)
                     else:
-                        index = arith_eval(literal)  # (what eval_index does with the text)
+                        index = index_fn()  # (what eval_index does with the text)
                         if index < 0:
                             index += cur.max_index() + 1
                             if index < 0:
@@ -1381,7 +1395,9 @@ class Variables:
                 raise ElementError.of(e) from None
             except AssignError:
                 raise AssignError(bad) from None
-            check_array(len(cur) + 1)
+            count = len(cur) + 1
+            if count > limits.max_array_elements:
+                check_array(count)
             before = cur.nbytes
             if append:
                 old = cur.get(index)
