@@ -1,5 +1,5 @@
 """A process-wide cache of what was parsed from text (arithmetic, subscripts), shared by every run;
-and the code of the Python source sandbash generates itself (code_of).
+and the code of the functions sandbash generates as Python source (function_of).
 
 No run is charged for what such a cache keeps, and a parse can hold far more memory than its text
 (an arithmetic tree costs about 100 bytes a character). So the cache is bounded in entries and in
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 from collections import OrderedDict
-from types import CodeType, GenericAlias
+from types import CodeType, FunctionType, GenericAlias
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -128,22 +128,36 @@ class TextLRU(Generic[K, V]):
         return self._bytes
 
 
-# The code of the Python source the interpreter generates (expand/arithgen.py, interp/funcgen.py,
-# interp/steps.py), by that source: compiling one costs 0.2-1 ms, and a second run, session call or
-# function body of the same shape generates the same source (a script's names, words and values are
-# constants of the namespace the code runs in; only numbers such as a line are in the text). Code is
-# immutable: each use executes it in a namespace of its own, so the functions it makes are fresh and
-# hold only that use's objects. A code object takes about 2.5 bytes a character of its source; the
+# The code of the functions the interpreter generates as Python source (expand/arithgen.py,
+# interp/funcgen.py, interp/steps.py), by that source: compiling one costs 0.2-1 ms, and a second run,
+# session call or function body of the same shape generates the same source (a script's names, words
+# and values are constants of the namespace the code runs in; only numbers such as a line are in the
+# text). Code is immutable: each use makes a fresh function of it over a namespace of its own, which
+# holds only that use's objects. A code object takes about 2.5 bytes a character of its source; the
 # bound is on that source.
 _CODE: TextCache[tuple[str, str], CodeType] = TextCache(entries=1024, chars=1 << 20, longest=1 << 16)
 
 
-def code_of(source: str, filename: str) -> CodeType:
-    """`compile(source, filename, "exec")`, compiled once per process while the cache holds it
-    (`filename` names the generator: `<arith>`, `<funcgen>`, `<steps>`)."""
+def function_of(source: str, filename: str, name: str, namespace: dict[str, object]) -> FunctionType:
+    """The function `name` that `source` defines (a `def` at its top, without defaults), over
+    `namespace` (its globals, where it is bound as `name` too); its code is made once per process
+    while the cache holds it, with `filename` (`<arith>`, `<funcgen>`, `<steps>`) as its file."""
     key = (source, filename)
     code = _CODE.get(key)
     if code is None:
-        code = compile(source, filename, "exec", dont_inherit=True)
+        # exec of the text, not compile(): compile's first call in a process builds the ast module's
+        # node types (PyAST_Check), ~1 ms of every run that generates anything; exec of a string
+        # parses and compiles the same way without them
+        made: dict[str, object] = {}
+        exec(source, made)
+        code = _named(made[name].__code__, filename)  # type: ignore[attr-defined]
         _CODE.put(key, source, code)
-    return code
+    fn = FunctionType(code, namespace, name)
+    namespace[name] = fn
+    return fn
+
+
+def _named(code: CodeType, filename: str) -> CodeType:
+    """`code` and the code of the functions defined in it, as compiled from `filename`."""
+    consts = tuple(_named(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)

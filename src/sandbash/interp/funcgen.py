@@ -30,7 +30,7 @@ or one whose source would pass the Compiler's GEN_CHARS budget, keeps its closur
 from __future__ import annotations
 
 from ..syntax import ast as A
-from ..textcache import code_of
+from ..textcache import function_of
 from .steps import NAMESPACE, RUNTIME, SHELL, VALUE_FN, VALUE_LOCAL, make_step
 
 TYPE_CHECKING = False
@@ -114,8 +114,7 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
     st = ex.state
     shell = (st.run_mode, st, ex.sh, ex, ex.expander, ex.pr.procsubs)  # (steps.SHELL)
     namespace: dict[str, object] = {**NAMESPACE, **dict(zip(SHELL, shell)), **gen.consts}  # noqa: B905
-    exec(code_of(source, "<funcgen>"), namespace)
-    return namespace["body"]  # type: ignore[return-value]
+    return function_of(source, "<funcgen>", "body", namespace)
 
 
 def _reading_locals(

@@ -23,7 +23,7 @@ from ..expand.segments import CHARGE_FROM
 from ..expand.words import ARGV_HELD_MIN
 from ..shvars.vars import EXPORT, NAMEREF, TWO_GRAINS, VAR_OVERHEAD, AssignArg, Var, _found_below, valid_name
 from ..syntax import ast as A
-from ..textcache import code_of
+from ..textcache import function_of
 from .state import ONE_STATUS
 from .variables import NOT_PLAIN, AssignError
 
@@ -150,9 +150,7 @@ class Step:
             f"        return s\n"
             f"    return {self.name}\n"
         )
-        namespace = dict(NAMESPACE)
-        exec(code_of(source, "<steps>"), namespace)
-        return namespace["make"]  # type: ignore[return-value]
+        return function_of(source, "<steps>", "make", dict(NAMESPACE))
 
 
 _MAKERS: dict[tuple[object, ...], tuple[Step, Callable[..., Code]]] = {}

@@ -105,7 +105,7 @@ def test_two_shells_never_share_a_generated_body(compilers: list[compiler.Compil
 def test_a_second_run_compiles_no_generated_source(
     compilers: list[compiler.Compiler], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The code of generated source is compiled once per process (textcache.code_of): a second
+    """The code of generated source is made once per process (textcache.function_of): a second
     shell running the same script makes its own functions (the body; `t=$(( t + r ))`, an
     assignment's arithmetic generated past arith.HOT_CALLS) from the same code and compiles
     nothing; each still holds its own shell."""
@@ -113,11 +113,11 @@ def test_a_second_run_compiles_no_generated_source(
     want = Bash().exec(script).stdout  # (fills the cache, whatever ran before)
     compiled: list[str] = []
 
-    def counting(source: str, filename: str, mode: str, **kwargs: Any) -> Any:
-        compiled.append(filename)
-        return compile(source, filename, mode, **kwargs)
+    def counting(source: str, namespace: dict[str, object]) -> None:
+        compiled.append(source)
+        exec(source, namespace)
 
-    monkeypatch.setattr(textcache, "compile", counting, raising=False)
+    monkeypatch.setattr(textcache, "exec", counting, raising=False)
     start = len(compilers)
     first, second = Bash(), Bash()
     assert first.exec(script).stdout == second.exec(script).stdout == want
@@ -126,8 +126,22 @@ def test_a_second_run_compiles_no_generated_source(
     assert len(made) == 2 and made[0] is not made[1]
     assert made[0].__code__ is made[1].__code__  # type: ignore[attr-defined]
     assert made[0].__globals__["st"] is not made[1].__globals__["st"]  # type: ignore[attr-defined]
-    assert textcache.code_of("x = 1\n", "<steps>") is textcache.code_of("x = 1\n", "<steps>")
-    assert textcache.code_of("x = 1\n", "<steps>") is not textcache.code_of("x = 1\n", "<arith>")
+
+
+@pytest.mark.parametrize("filename", ["<arith>", "<steps>"])
+def test_a_generated_function_is_fresh_over_its_namespace(filename: str) -> None:
+    """function_of: the function the source defines, named by its generator in its code (and the
+    code of the functions it defines), bound in and reading the namespace given; the same source
+    gives the same code and a new function each time."""
+    source = f"def make(k):\n    def inner():\n        return (k, VALUE, {filename!r})\n    return inner\n"
+    one: dict[str, object] = {"VALUE": 1}
+    two: dict[str, object] = {"VALUE": 2}
+    first = textcache.function_of(source, filename, "make", one)
+    second = textcache.function_of(source, filename, "make", two)
+    assert first is not second and first.__code__ is second.__code__
+    assert one["make"] is first and two["make"] is second
+    assert first("a")() == ("a", 1, filename) and second("b")() == ("b", 2, filename)
+    assert first.__code__.co_filename == first("a").__code__.co_filename == filename
 
 
 @pytest.mark.usefixtures("generating")
