@@ -409,6 +409,8 @@ class ShellState:
         self.hashed: dict[str, str] = HashTable()
         self.hashed.adopt(self.vars.acct)
         self.subshell = 0
+        # BASH_SUBSHELL=N sets bash's subshell level: what it reads is the nesting plus this
+        self.subshell_base = 0
         self.mode = "c"  # 'c' (-c string), 's' (stdin) or 'file'
         self.line = 0
         # bash's line_number between simple commands: the end of the top-level command, or the line

@@ -168,6 +168,8 @@ _STAYS_DYNAMIC = frozenset(
         "EPOCHREALTIME",
         "BASH_ARGV0",
         "HISTCMD",
+        "BASH_SUBSHELL",
+        "BASH_COMMAND",
     }
 )
 # the names whose assigned variable lookup still reads as the shell's value (PIPESTATUS: while
@@ -342,7 +344,7 @@ class Variables:
         if name == "PIPESTATUS":
             return Var(IndexedArray([str(s) for s in st.pipestatus]), ARRAY)
         if name == "BASH_SUBSHELL":
-            return Var(str(st.subshell))
+            return Var(str(st.subshell + st.subshell_base))
         if name == "GROUPS":
             # (not readonly: bash ignores an assignment to it, att_noassign)
             return Var(IndexedArray([str(rt.identity.gid)]), ARRAY)
@@ -1769,6 +1771,15 @@ class Variables:
             self.state.last_random = 0
         elif name == "SECONDS":
             self.sh.seconds_base = time.monotonic() - self._kept_number(name, value)
+        elif name == "BASH_SUBSHELL" and name not in self.state.unspecial:
+            # bash's assign_subshell: the level is the value as a decimal number, else 0
+            from ..posix.testexpr import TestError, integer  # (test's module: not at start-up)
+
+            try:
+                level = integer(value)
+            except TestError:
+                level = 0
+            self.state.subshell_base = level - self.state.subshell
         elif name == "OPTIND":
             self.state.getopts_pos = 0
         elif name == "BASH_ARGV0" and name not in self.state.unspecial:

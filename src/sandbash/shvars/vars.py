@@ -39,6 +39,7 @@ SPECIAL_ASSIGN = frozenset(
         "SECONDS",
         "OPTIND",
         "BASH_ARGV0",
+        "BASH_SUBSHELL",
         "POSIXLY_CORRECT",
         "IGNOREEOF",
         "BASH_XTRACEFD",
