@@ -87,7 +87,9 @@ def run_command(
     caps = Capabilities(budget, runner, finder=finder, network=network, identity=identity)
 
     def _run(args: list[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str]) -> int:
-        record = table.lookup(args[0])
+        directory, _, base = args[0].rpartition("/")
+        # (/bin/NAME and /usr/bin/NAME are the command, as in the shell: `diff -l` runs /usr/bin/pr)
+        record = table.lookup(base if directory in ("/bin", "/usr/bin") else args[0])
         if record is None:
             serr.write(f"{args[0]}: command not found\n".encode())
             return 127

@@ -553,6 +553,8 @@ def m_diff(c: Call, opts: Parsed, operands: list[str]) -> None:
     for k in ("from_file", "to_file", "exclude_from"):
         c.each("read", values(opts, k))
     c.each("create", values(opts, "output"))
+    if opts.get("paginate"):
+        c.facts.commands.append(["/usr/bin/pr", "-h", None])  # (-l: each pair's output through pr)
 
 
 @_parsed("read")

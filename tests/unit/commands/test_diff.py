@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from realtools import have, real_command
 from sandbash.testing import make_vfs, run_command
 
 from .test_textbasic import compare
@@ -40,10 +42,19 @@ FILES: dict[str, bytes | str] = {
     "d2/same": "x\n",
     "d1/dd/z": "",
     "d2/dd": "q\n",
+    # names diff writes C-escaped in double quotes (a -r line, ---/+++ lines, -l page titles)
+    "d1/s p": "p q\n",
+    "d2/s p": "p r\n",
+    "a b": "a\nb\nc\nd\n",
+    "t\tab": "t\n",
+    "\u00e9": "e\n",
+    'q"b': "q\n",
+    "\x7f": "del\n",
 }
 
 L = ["--label", "A", "--label", "B"]
 DIFF_CASES = [
+    ["-u", "--label", "l b", "x", "a b"],
     ["x", "y"],
     ["-u", *L, "x", "y"],
     ["-c", *L, "x", "y"],
@@ -206,6 +217,62 @@ def test_diff_random_against_gnu(seed: int) -> None:
         files = {"a": "".join(x + "\n" for x in a), "b": "".join(x + "\n" for x in b)}
         for args in (["diff"], ["diff", "-u", *L], ["diff", "-c", "-C2", *L]):
             compare([*args, "a", "b"], b"", files)
+
+
+# (each with the files' times in its output: compared without them)
+STAMPED_CASES = [
+    ["-u", "a b", "y"],
+    ["-c", "t\tab", "\u00e9"],
+    ["-u", 'q"b', "\x7f"],
+    ["-ru", "d1", "d2"],
+    ["-l", "-u", "a b", "y"],
+]
+PAGINATE_CASES = [
+    ["-l", "x", "y"],
+    ["-lu", *L, "x", "y"],
+    ["-l", "-c", *L, "long1", "long2"],
+    ["-l", "-r", "d1", "d2"],  # (pr's pages straight out, `Only in` lines held in diff's buffer)
+    ["-l", "-q", "x", "y"],  # (not paginated: messages)
+    ["-l", "-s", "x", "x"],
+    ["-l", "x", "x"],
+    ["-l", "-y", "-W", "40", "x", "x"],
+    ["-l", "--label", "L 1", "a b", "y"],
+    ["--paginate", "-e", "\u00e9", "y"],
+]
+
+
+def _undated(out: bytes) -> bytes:
+    # pr's page titles carry the time diff ran, ---/+++ lines the files' times
+    out = re.sub(rb"(?m)^\d{4}-\d\d-\d\d \d\d:\d\d ", b"DATE ", out)
+    return re.sub(rb"(?m)\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{9} [+-]\d{4}$", b"\tSTAMP", out)
+
+
+@pytest.mark.parametrize(
+    "args", PAGINATE_CASES + STAMPED_CASES, ids=[" ".join(c) for c in PAGINATE_CASES + STAMPED_CASES]
+)
+def test_against_gnu_undated(args: list[str]) -> None:
+    if not have("diff") or not have("pr"):
+        pytest.skip("GNU diff or pr not installed")
+    ours = run_command(["diff", *args], files=FILES, env={"TZ": "UTC"})
+    out, err, status = real_command(["diff", *args], b"", FILES, env={"TZ": "UTC"})
+    assert (_undated(ours.stdout), ours.stderr, ours.status) == (_undated(out), err, status)
+
+
+def test_paginate_runs_pr_as_a_command() -> None:
+    from sandbash import Bash, Policy
+
+    files = {"/w/x": "a\n", "/w/y": "b\n"}
+    refused = Bash(files=files, cwd="/w", policy=Policy(deny=["pr"])).exec("diff -l x y; echo $?")
+    assert refused.stdout.endswith("2\n")
+    assert "pr" in refused.stderr
+    # the static check knows -l runs pr
+    guarded = Bash(files=files, cwd="/w", policy=Policy(deny=["pr"]))
+    assert guarded.check("diff -l x y").status == "denied"
+    assert guarded.check("diff x y").status == "allowed"
+    allowed = Bash(files=files, cwd="/w").exec(
+        "diff -l x y | grep -c 'diff -l x y'; diff -l x y >/dev/null; echo $?"
+    )
+    assert allowed.stdout == "1\n1\n"
 
 
 def test_unified_headers_use_mtimes() -> None:

@@ -11,7 +11,7 @@ from ...vfs.base import NS, seconds_to_ns
 from ..context import Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, fail, file_error, quote, usage_fail
+from ..textbasic.common import Out, command, fail, file_error, hard_locale, quote, usage_fail
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -305,7 +305,7 @@ def cmd_pr(ctx: Ctx) -> int:
     opts, operands = ctx.parse(PR_SPEC)
     s, files = _settings(ctx, opts, operands)
     if s.date_format is None:
-        posix = "POSIXLY_CORRECT" in ctx.env and not _hard_locale(ctx)
+        posix = "POSIXLY_CORRECT" in ctx.env and not hard_locale(ctx)
         s.date_format = "%b %e %H:%M %Y" if posix else "%Y-%m-%d %H:%M"
     if s.first_page == 0:
         s.first_page = 1
@@ -345,11 +345,6 @@ def _print_all(run: _Run, files: list[str]) -> None:
     else:
         for name in files:
             run.print_files([name])
-
-
-def _hard_locale(ctx: Ctx) -> bool:
-    lang = ctx.env.get("LC_ALL") or ctx.env.get("LC_TIME") or ctx.env.get("LANG") or "C"
-    return lang not in ("C", "POSIX")
 
 
 class _Run:

@@ -12,11 +12,11 @@ from ..context import CommandExit, Ctx, _dev_fd
 from ..fsutil import same_file
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, encode, local_time, shell_quote
+from ..textbasic.common import Out, command, encode, hard_locale, local_time, shell_quote
 from .engine import Hunk, diff_lines
 from .ifdef import CHANGED, NEW, OLD, UNCHANGED, complete_formats, ifdef, ifdef_formats, rcs
 from .output import Style, context, ed_script, normal, side_by_side, unified
-from .util import parse, usage
+from .util import c_name, parse, usage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ DIFF_SPEC = CommandSpec(
         Opt("T", "initial-tab", help="make tabs line up by prepending a tab"),
         Opt(None, "tabsize", arg="required", metavar="NUM", help="tab stops every NUM print columns"),
         Opt(None, "suppress-blank-empty", help="suppress space or tab before empty output lines"),
-        Opt("l", "paginate", help="(not supported: output is not paginated)"),
+        Opt("l", "paginate", help="pass output through 'pr' to paginate it"),
         Opt("r", "recursive", help="recursively compare any subdirectories found"),
         Opt(None, "no-dereference", help="don't follow symbolic links"),
         Opt("N", "new-file", help="treat absent files as empty"),
@@ -130,6 +130,7 @@ DIFF_SPEC = CommandSpec(
     ),
 )
 
+_PR = "/usr/bin/pr"  # (diffutils' PR_PROGRAM: the program -l runs, and its messages name)
 _WS = re.compile(rb"[ \t\v\f\r]+")
 _TRAIL = re.compile(rb"[ \t\v\f\r]+(?=\n?$)")
 
@@ -156,6 +157,11 @@ class Options:
     funcname: object = None
     excludes: list[str] = field(default_factory=list)
     switches: str = ""
+    paginate: bool = False
+
+    def title(self, name_a: str, name_b: str) -> str:
+        """The line naming a pair: above its differences in a `diff -r`, each -l page's title."""
+        return f"diff{self.switches} {c_name(name_a)} {c_name(name_b)}"
 
 
 def _line_key(opts: Parsed) -> Callable[[bytes], bytes] | None:
@@ -301,15 +307,19 @@ def _build(ctx: Ctx, opts: Parsed, operands: list[str]) -> Options:
         except RegexError as e:
             raise usage(ctx, str(e))
     o.switches = _switch_string(list(ctx.args), operands)
+    o.paginate = bool(opts.get("paginate"))
     return o
 
 
 # ------------------------------------------------------------------ comparing two files
 
 
-def _stamp(ctx: Ctx, mtime: int) -> str:
-    """A header's time (`2024-01-02 03:04:05.123456789 +0000`) of a time in nanoseconds."""
+def _stamp(ctx: Ctx, mtime: int, traditional: bool = False) -> str:
+    """A header's time (`2024-01-02 03:04:05.123456789 +0000`) of a time in nanoseconds; or
+    `traditional` (a context diff in the C locale: `Sun Dec  6 07:41:02 2026`)."""
     dt, off = local_time(ctx, mtime // NS)
+    if traditional:
+        return f"{dt:%a %b} {dt.day:2d} {dt:%H:%M:%S %Y}"  # type: ignore[attr-defined,str-format]
     nanos = mtime % NS
     sign = "+" if off >= 0 else "-"
     off = abs(off)
@@ -340,17 +350,16 @@ class Differ:
         return st.mtime_ns if st is not None else 0
 
     def files(
-        self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, header: str | None
+        self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, in_dirs: bool = False
     ) -> int:
-        """Compare two regular files (a None path is an absent file read as empty)."""
+        """Compare two regular files (a None path is an absent file read as empty); `in_dirs`: a
+        pair of a directory comparison, its differences under a line naming it."""
         # --label names the files in every message about them and in a -r header, not only in
         # the ---/+++ lines ("Only in" lines keep the directories' names)
         labels = self.o.labels
         if labels:
             name_a = labels[0]
             name_b = labels[1] if len(labels) > 1 else name_b
-            if header is not None:
-                header = f"diff{self.o.switches} {name_a} {name_b}"
         data_a = self._read(path_a)
         data_b = self._read(path_b)
         # (side by side and the group formats print the lines the files share too)
@@ -372,7 +381,7 @@ class Differ:
             mem.charge(
                 3 * (len(data_a) + len(data_b)) + _PER_LINE * (data_a.count(b"\n") + data_b.count(b"\n") + 2)
             )
-            return self._compare(name_a, name_b, path_a, path_b, header, data_a, data_b)
+            return self._compare(name_a, name_b, path_a, path_b, in_dirs, data_a, data_b)
 
     def _compare(
         self,
@@ -380,7 +389,7 @@ class Differ:
         name_b: str,
         path_a: str | None,
         path_b: str | None,
-        header: str | None,
+        in_dirs: bool,
         data_a: bytes,
         data_b: bytes,
     ) -> int:
@@ -397,8 +406,7 @@ class Differ:
                 if style.fmt == "side"
                 else ifdef(a, b, hunks, style.groups, style.lines, style.tabsize if style.expand_tabs else 0)
             )
-            for chunk in same:
-                self.out.write(chunk)
+            self._emit(name_a, name_b, same)
             return 0
         if not hunks:
             if self.o.report_same and data_a == data_b:
@@ -407,15 +415,16 @@ class Differ:
         if self.o.brief:
             self.out.write(encode(f"Files {name_a} and {name_b} differ\n"))
             return 1
-        if header is not None:
-            self.out.write(encode(header + "\n"))
+        # (a directory comparison names each pair above its differences; -l names it in the page
+        # titles instead)
+        head = [encode(self.o.title(name_a, name_b) + "\n")] if in_dirs and not self.o.paginate else []
         fn = self._funcname(a) if self.o.funcname is not None else None
         if style.fmt in ("unified", "context"):
             la = self.o.labels[0] if self.o.labels else None
             lb = self.o.labels[1] if len(self.o.labels) > 1 else None
             mark_a, mark_b = (b"---", b"+++") if style.fmt == "unified" else (b"***", b"---")
-            self.out.write(mark_a + b" " + self._head(name_a, path_a, la) + b"\n")
-            self.out.write(mark_b + b" " + self._head(name_b, path_b, lb) + b"\n")
+            head.append(mark_a + b" " + self._head(name_a, path_a, la) + b"\n")
+            head.append(mark_b + b" " + self._head(name_b, path_b, lb) + b"\n")
             lines = (unified if style.fmt == "unified" else context)(a, b, hunks, style, fn)
         elif style.fmt == "ed":
             lines = ed_script(a, b, hunks, style)
@@ -429,14 +438,36 @@ class Differ:
             lines = normal(a, b, hunks, style)
         if style.expand_tabs and style.fmt not in ("side", "ifdef"):
             lines = [_expand_output(x, style.fmt) for x in lines]
-        for chunk in lines:
-            self.out.write(chunk)
+        self._emit(name_a, name_b, head + lines)
         return 1
+
+    def _emit(self, name_a: str, name_b: str, chunks: list[bytes]) -> None:
+        """Write a pair's output: as it is, or with -l through `pr -h TITLE` as GNU diff runs it
+        (the policy decides that command as any other). pr writes straight to the output while
+        diff's own lines (`Only in ...`) wait in its buffer, as GNU's stdio does on a pipe."""
+        if not self.o.paginate:
+            for chunk in chunks:
+                self.out.write(chunk)
+            return
+        ctx = self.ctx
+        status = ctx.run([_PR, "-h", self.o.title(name_a, name_b)], stdin=b"".join(chunks), stdout=ctx.stdout)
+        if status:
+            self.out.flush()
+            if status == 126:
+                ctx.error(f"subsidiary program '{_PR}' could not be invoked")
+            elif status == 127:
+                ctx.error(f"subsidiary program '{_PR}' not found")
+            else:
+                ctx.error(f"subsidiary program '{_PR}' failed (exit status {status})")
+            raise CommandExit(2)
 
     def _head(self, name: str, path: str | None, label: str | None) -> bytes:
         if label is not None:
             return encode(label)
-        return encode(name + "\t" + _stamp(self.ctx, self._mtime(path)))
+        # (diffutils: a context diff dates the files as ctime does unless the locale is another
+        # than C/POSIX)
+        traditional = self.o.style.fmt == "context" and not hard_locale(self.ctx)
+        return encode(c_name(name) + "\t" + _stamp(self.ctx, self._mtime(path), traditional))
 
     def _drop_ignored(self, a: list[bytes], b: list[bytes], hunks: list[Hunk]) -> list[Hunk]:
         if not self.o.ignore_blank and not self.o.ignore_res:
@@ -586,7 +617,7 @@ def _compare_top(ctx: Ctx, o: Options, out: Out, fa: str, fb: str) -> int:
             return 2
         return _dirs(ctx, d, fa, fb, top=True)
     try:
-        return d.files(fa, fb, fa if ka else None, fb if kb else None, None)
+        return d.files(fa, fb, fa if ka else None, fb if kb else None)
     except FsError as e:
         out.flush()
         ctx.error(f"{e.path or fa}: {strerror(e.errno or 5)}")
@@ -629,8 +660,7 @@ def _dirs(ctx: Ctx, d: Differ, da: str, db: str, top: bool) -> int:
                 if o.recursive:
                     status = max(status, _dirs_one_sided(ctx, d, pa, pb, ka is not None))
                 continue
-            header = f"diff{o.switches} {pa} {pb}"
-            status = max(status, d.files(pa, pb, pa if ka else None, pb if kb else None, header))
+            status = max(status, d.files(pa, pb, pa if ka else None, pb if kb else None, in_dirs=True))
             continue
         if ka == "dir" and kb == "dir":
             if o.recursive:
@@ -644,9 +674,8 @@ def _dirs(ctx: Ctx, d: Differ, da: str, db: str, top: bool) -> int:
             d.out.write(encode(f"File {pa} is a {what_a} while file {pb} is a {what_b}\n"))
             status = max(status, 1)
             continue
-        header = f"diff{o.switches} {pa} {pb}"
         try:
-            status = max(status, d.files(pa, pb, pa, pb, header))
+            status = max(status, d.files(pa, pb, pa, pb, in_dirs=True))
         except FsError as e:
             ctx.error(f"{e.path}: {strerror(e.errno or 5)}")
             status = 2
@@ -663,6 +692,7 @@ def _dirs_one_sided(ctx: Ctx, d: Differ, pa: str, pb: str, a_present: bool) -> i
         if ctx.fs.is_dir(sp):
             status = max(status, _dirs_one_sided(ctx, d, sa, sb, a_present))
             continue
-        header = f"diff{d.o.switches} {sa} {sb}"
-        status = max(status, d.files(sa, sb, sa if a_present else None, None if a_present else sb, header))
+        status = max(
+            status, d.files(sa, sb, sa if a_present else None, None if a_present else sb, in_dirs=True)
+        )
     return status

@@ -1,4 +1,5 @@
-"""Usage errors the diffutils way: the `Try '... --help'` line carries the program name too."""
+"""Usage errors the diffutils way (the `Try '... --help'` line carries the program name too), and
+how diff names a file in the lines it makes of names."""
 
 from __future__ import annotations
 
@@ -23,3 +24,22 @@ def parse(ctx: Ctx, spec: CommandSpec) -> tuple[Parsed, list[str]]:
     except HelpRequested as h:
         ctx.stdout.write(h.text.encode())
         raise CommandExit(0)
+
+
+# the characters diff writes as a C escape in a file name (any other byte below 0x20 or above 0x7f
+# is an octal escape; DEL is written as it is)
+_C_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\"}
+
+
+def c_name(name: str) -> str:
+    """A file name as diff writes it in a `diff -r` line, a -l page title and the ---/+++ lines
+    (diffutils' c_escape): as it is, or in double quotes when it holds a space or a byte to escape
+    (`"a b"`, `"a\\tb"`, `"\\303\\251"` in any locale)."""
+    raw = name.encode("utf-8", "surrogateescape")
+    if all(33 <= b <= 127 and b not in (34, 92) for b in raw):
+        return name
+    out = []
+    for b in raw:
+        esc = _C_ESCAPES.get(b)
+        out.append(esc if esc is not None else chr(b) if 32 <= b <= 127 else f"\\{b:03o}")
+    return '"' + "".join(out) + '"'

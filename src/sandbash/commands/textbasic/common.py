@@ -182,6 +182,13 @@ def utf8_locale(ctx: Ctx) -> bool:
     return gnuquote.utf8_locale(ctx.env)
 
 
+def hard_locale(ctx: Ctx, category: str = "LC_TIME") -> bool:
+    """gnulib's hard_locale: whether the locale of `category` (LC_ALL, the category, LANG: the
+    first set) is another than C/POSIX (pr's and diff -c's date formats follow it)."""
+    lang = ctx.env.get("LC_ALL") or ctx.env.get(category) or ctx.env.get("LANG") or "C"
+    return lang not in ("C", "POSIX")
+
+
 def quote(ctx: Ctx, s: str) -> str:
     """gnulib quote() in the command's locale (curly quotes in UTF-8)."""
     return gnuquote.quote(s, utf8_locale(ctx))
