@@ -6,11 +6,20 @@ loop: `for w in $(seq 100000); do b=($(seq 100000)); break; done` held both list
 second charged; and a loop whose body ran only `:`, `break` or `continue` (no command that gives
 back what the last expansion held) kept its charge past its end: six such loops in a row ended on
 max_memory. The loop now keeps the charge until it ends, however it ends (T-TEN-8).
+
+Fell and fixed: brace expansion was bounded by its count of results only, but every result holds
+a copy of the word's other parts: 16 `{a,b}` and 2,000 `$x` in one word made 131 million part
+references (780 MB resident under max_memory 64 MiB, 15 s past a 10 s deadline; the other order
+hung past 60 s). The references are charged to max_memory and work before they are made, and
+the clock is read at each result the word expands (T-TEN-8).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from secharness import Outcome, batch, param, verify_bomb
 
 from sandbash import Bash, ExecutionLimitError, Limits
 
@@ -68,3 +77,47 @@ def test_a_session_loop_ended_by_a_limit_gives_its_charge_back() -> None:
         session.exec("for w in $(seq 100000); do b=($(seq 100000)); done")
     assert e.value.limit == "max_memory"
     assert session.exec("for w in $(seq 100000); do :; done; echo ok").stdout == "ok\n"
+
+
+# a word of N `{a,b}` and M `$x` (x unset: each result is short, the copies are not)
+BRACES = '$(printf "{a,b}%.0s" {1..N})'
+PARAMS = '$(printf "\\$x%.0s" {1..2000})'
+BRACE_BOMBS = [
+    param(
+        f"brace-{name}",
+        f'b={BRACES.replace("N", str(n))}; d={PARAMS}; eval ": {word}"; echo done',
+        timeout=5,
+        profile="default",
+        overrides={"max_memory": 64 << 20},
+        expect=expect,
+    )
+    for name, n, word, expect in [
+        ("braces-then-parameters", 16, "$b$d", ("max_memory",)),
+        ("parameters-then-braces", 16, "$d$b", ("max_memory",)),
+        ("fits-but-takes-long", 12, "$d$b", ("timeout",)),
+    ]
+]
+
+
+@pytest.fixture(scope="module")
+def brace_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_brace_copies_are_bounded")
+
+
+@pytest.mark.parametrize("case", BRACE_BOMBS)
+def test_brace_copies_are_bounded(case: dict[str, Any], brace_outcomes: dict[str, Outcome]) -> None:
+    verify_bomb(case, brace_outcomes[case["id"]])
+
+
+@pytest.mark.parametrize(
+    ("script", "out"),
+    [
+        ("echo {a,b}{c,d}{e,f}x{1..3} | wc -w", "24\n"),
+        (
+            "x=1; set -- {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}$x$x$x$x; echo $# ${!#}",
+            "4096 bbbbbbbbbbbb1111\n",
+        ),
+    ],
+)
+def test_brace_products_still_expand(script: str, out: str) -> None:
+    assert Bash(limits=LOOP_MEMORY).exec(script).stdout == out

@@ -186,18 +186,20 @@ class Expander:
         if self._held:
             self.give_back_fields()
 
-    def hold_fields(self, n: int, each: int = FIELD_BYTES) -> None:
+    def hold_fields(self, n: int, each: int = FIELD_BYTES) -> bool:
         """`n` fields one expansion makes (or is about to make), when FIELDS_HELD_MIN or more:
-        their transient lists are charged to max_memory until the next command starts."""
+        their transient lists are charged to max_memory until the next command starts. False
+        when nothing was charged (too few to count)."""
         rt = self._rt
         if rt is None or n < FIELDS_HELD_MIN:
-            return
+            return False
         budget = rt.budget
         if self._held and self._held_budget is not budget:
             self.give_back_fields()  # (a Session's earlier run)
         budget.charge_memory(n * each)
         self._held += n * each
         self._held_budget = budget
+        return True
 
     def give_back_fields(self) -> None:
         budget = self._held_budget
@@ -307,7 +309,13 @@ class Expander:
                 return out
         elif all(type(p) in PLAIN_PARTS for p in parts0):
             return self._plain_word(parts0, out)
-        for parts in self._braces(word.parts, top=True):
+        results = self._braces(word.parts, top=True)
+        # each result expands every part again: the clock is read at each (`{a,b}...$x$x...` of
+        # 4,096 results of 2,000 parameters each ran 13 s past its deadline)
+        check = self._rt.budget.check_time if len(results) > 1 and self._rt is not None else None
+        for parts in results:
+            if check is not None:
+                check()
             segs: list[Seg] = []
             self._at_empty = False
             self._parts(parts, segs, False)
