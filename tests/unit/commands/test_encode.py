@@ -22,7 +22,47 @@ FILES: dict[str, bytes | str] = {
     "bin": b"a\x00bcdefg\x01hi jklm\nnop\tqrs\xc3\xa9tu\xffvwxyz",
 }
 
+# od's offset operands: `od FILE +N`, `od +N`, `od FILE N` (no modern option), --traditional's
+# OFFSET and LABEL; what is not an offset is a file
+OLD_OFFSETS = [
+    ["-c", "b1", "+1"],
+    ["-c", "b1", "1"],
+    ["-c", "+2"],
+    ["-c", "b1", "+0x2"],
+    ["-c", "rep", "+1b"],
+    ["-c", "rep", "+b"],
+    ["-c", "b1", "+1."],
+    ["-c", "b1", "2."],
+    ["-c", "b1", "08"],
+    ["-c", "b1", "0x"],
+    ["-c", "b1", "+"],
+    ["b1", "+1", "+100"],
+    ["-c", "b1", "+1", "rep"],
+    ["-A", "d", "-c", "b1", "+3"],
+    ["-t", "c", "b1", "+1"],
+    ["-v", "-c", "b1", "+1"],
+    ["-c", "-j1", "b1", "+1"],
+    ["--endian=big", "-c", "b1", "+1"],
+    ["-c", "b1", "99999999999999999999999"],
+    ["--traditional", "-c", "b1"],
+    ["--traditional", "-c", "1"],
+    ["--traditional", "-c", "b1", "1", "10"],
+    ["--traditional", "-c", "-b", "b1", "1", "10"],
+    ["--traditional", "-A", "n", "-c", "-b", "b1", "1", "10"],
+    ["--traditional", "-A", "d", "-c", "b1", "1", "10"],
+    ["--traditional", "-A", "x", "-c", "b1", "1", "10"],
+    ["--traditional", "-c", "-N", "3", "b1", "1", "10"],
+    ["--traditional", "-j", "2", "-c", "b1", "1"],
+    ["--traditional", "-c", "1", "10"],
+    ["--traditional", "-S", "1", "bin", "1", "10"],
+    ["--traditional", "-c", "b1", "1", "8"],
+    ["--traditional", "-c", "b1", "1", "10."],
+    ["--traditional", "-c", "b1", "rep", "zeros"],
+    ["--traditional", "-c", "b1", "0x100", "10"],
+]
+
 CASES = [
+    *(["od", *args] for args in OLD_OFFSETS),
     ["od", "b1"],
     ["od", "-c", "b1"],
     ["od", "-t", "x1z", "-A", "x", "b1"],

@@ -48,6 +48,12 @@ OD_SPEC = CommandSpec(
             "t", "format", arg="required", multi=True, metavar="TYPE", help="select output format or formats"
         ),
         Opt("v", "output-duplicates", help="do not use * to mark line suppression"),
+        Opt(
+            None,
+            "traditional",
+            help="accept the operands [FILE] [[+]OFFSET[.][b] [+][LABEL][.][b]]: skip OFFSET bytes, "
+            "show addresses as from LABEL too",
+        ),
         Opt("w", None, arg="optional", metavar="BYTES", help="output BYTES bytes per output line"),
         Opt(None, "width", arg="optional", metavar="BYTES", help="output BYTES bytes per output line (32)"),
         Opt("a", None, dest="fmt_a", help="same as -t a"),
@@ -300,6 +306,107 @@ def _address(radix: str, offset: int) -> str:
     return ""
 
 
+class _Addresses:
+    """How a line's offset is written: in the -A radix; with a --traditional LABEL, then the offset
+    counted from the label in parentheses (`0000001 (0000010)`), or only the parentheses, the offset
+    in octal and not counted from the label, under -A n (od.c's format_address_label/_paren)."""
+
+    def __init__(self, radix: str, label_delta: int | None) -> None:
+        self.radix = radix
+        self.delta = label_delta
+        self.shown = radix != "n" or label_delta is not None  # (the last line: the end's offset)
+        self.pad = " " * (7 if radix == "n" and label_delta is not None else len(_address(radix, 0)))
+
+    def text(self, offset: int) -> str:
+        if self.delta is None:
+            return _address(self.radix, offset)
+        if self.radix == "n":
+            return f"({offset:07o})"
+        return f"{_address(self.radix, offset)} ({_address(self.radix, (offset + self.delta) % 2**64)})"
+
+
+# options that make od read its operands only as files (od.c's `modern`): without --traditional,
+# an offset operand is read only when none of these is given
+_MODERN = frozenset(
+    {
+        "address_radix",
+        "j",
+        "skip_bytes",
+        "N",
+        "read_bytes",
+        "S",
+        "strings",
+        "format",
+        "output_duplicates",
+        "w",
+        "width",
+    }
+)
+
+
+def _old_offset(text: str) -> int | None:
+    """od.c's parse_old_offset: `[+]N[b|B]`, octal, hex after 0x, decimal with a `.` (which
+    xstrtoumax then refuses as a suffix: GNU od reads no operand with a dot as an offset); b is
+    512 bytes, B 1024. None: not an offset."""
+    body = text[1:] if text[:1] == "+" else text
+    if not body:
+        return None
+    radix = 10 if "." in body else 16 if body[:2] in ("0x", "0X") else 8
+    digits = "0123456789abcdefABCDEF"[: 22 if radix == 16 else radix]
+    start = 2 if radix == 16 else 0
+    end = start
+    while end < len(body) and body[end] in digits:
+        end += 1
+    if end == start:
+        if radix == 16:  # (strtoumax reads the 0 of a bare `0x`; the x is then a bad suffix)
+            return None
+        value = 1  # (a bare multiplier counts one unit)
+    else:
+        value = int(body[start:end], radix)
+    rest = body[end:]
+    if rest:
+        if rest not in ("b", "B"):
+            return None
+        value *= 512 if rest == "b" else 1024
+    return value if value < 2**64 else None
+
+
+def _operands(
+    ctx: Ctx, files: list[str], traditional: bool, modern: bool
+) -> tuple[list[str], int | None, int | None]:
+    """(files, bytes to skip or None, label's offset delta or None) from the operands as od.c reads
+    them: `od FILE +N`, `od +N`, `od FILE N` (a digit: two operands), and with --traditional
+    `od [FILE] OFFSET LABEL` too."""
+    if modern and not traditional:
+        return files, None, None
+    skip: int | None = None
+    label: int | None = None
+    n = len(files)
+    if n == 1:
+        if traditional or files[0][:1] == "+":
+            skip = _old_offset(files[0])
+            if skip is not None:
+                files = []
+    elif n == 2:
+        last = files[1]
+        if traditional or last[:1] == "+" or last[:1].isdigit():
+            second = _old_offset(last)
+            if second is not None:
+                first = _old_offset(files[0]) if traditional else None
+                if first is not None:
+                    skip, label, files = first, second, []
+                else:
+                    skip, files = second, files[:1]
+    elif n == 3 and traditional:
+        first, second = _old_offset(files[1]), _old_offset(files[2])
+        if first is not None and second is not None:
+            skip, label, files = first, second, files[:1]
+    if traditional and len(files) > 1:
+        ctx.error(f"extra operand {quote(ctx, files[1])}")
+        raise usage_fail(ctx, "compatibility mode supports at most one file")
+    return files, skip, None if label is None or skip is None else label - skip
+
+
 @declare("od", spec=OD_SPEC, effects=Effects.READS, stdin_close="standard input")
 @command
 def cmd_od(ctx: Ctx) -> int:
@@ -342,6 +449,11 @@ def cmd_od(ctx: Ctx) -> int:
                 strings = number
             else:
                 width = number
+    modern = any(key in _MODERN for key, _value in opts.order)
+    files, old_skip, delta = _operands(ctx, files, bool(opts.get("traditional")), modern)
+    if old_skip is not None:
+        skip = old_skip
+    addresses = _Addresses(radix, delta)
     if strings is not None and specs:
         ctx.error("no type may be specified when dumping strings")
         raise CommandExit(1)
@@ -367,9 +479,9 @@ def cmd_od(ctx: Ctx) -> int:
     reader = _Blocks(ctx, files, skip, limit, warn)
     out = Out(ctx.stdout)
     if strings is not None:
-        _dump_strings(ctx, reader, out, radix, skip, limit, strings)
+        _dump_strings(ctx, reader, out, addresses, skip, limit, strings)
     else:
-        _dump(ctx, reader, out, opts.get("output_duplicates"), specs, radix, skip, width, endian)
+        _dump(ctx, reader, out, opts.get("output_duplicates"), specs, addresses, skip, width, endian)
     if reader.unskipped:
         out.flush()
         ctx.error("cannot skip past end of combined input")
@@ -384,7 +496,7 @@ def _dump(
     out: Out,
     dups: bool,
     specs: list[Spec],
-    radix: str,
+    addresses: _Addresses,
     skip: int,
     width: int,
     endian: str,
@@ -403,15 +515,15 @@ def _dump(
         starred = False
         prev = block
         for k, spec in enumerate(specs):
-            addr = _address(radix, skip + pos) if k == 0 else " " * len(_address(radix, 0))
+            addr = addresses.text(skip + pos) if k == 0 else addresses.pad
             out.write((addr + _line(spec, block, width, endian) + "\n").encode())
         pos += len(block)
-    if radix != "n" and reader.inputs.opened and not reader.unskipped:
-        out.write((_address(radix, skip + pos) + "\n").encode())
+    if addresses.shown and reader.inputs.opened and not reader.unskipped:
+        out.write((addresses.text(skip + pos) + "\n").encode())
 
 
 def _dump_strings(
-    ctx: Ctx, reader: _Blocks, out: Out, radix: str, skip: int, limit: int | None, least: int
+    ctx: Ctx, reader: _Blocks, out: Out, addresses: _Addresses, skip: int, limit: int | None, least: int
 ) -> None:
     """-S: each run of at least `least` printable bytes that a NUL ends (or the -N limit), after its
     address, as GNU's dump_strings. A run is held until its end: charged to memory."""
@@ -443,8 +555,8 @@ def _dump_strings(
                 run.append(byte)
                 mem.set(len(run))
             if printable:
-                if radix != "n":  # (GNU's formula: one short when the -N limit ended the run)
-                    out.write((_address(radix, (address - len(run) - 1) % 2**64) + " ").encode())
+                if addresses.shown:  # (GNU's formula: one short when the -N limit ended the run)
+                    out.write((addresses.text((address - len(run) - 1) % 2**64) + " ").encode())
                 out.write(bytes(run) + b"\n")
 
 
