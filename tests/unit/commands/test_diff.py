@@ -301,6 +301,8 @@ PATCH_FILES: dict[str, bytes | str] = {
     "e.diff": "5a\n6\n.\n2c\nX\n.\n",
     "bad.ed": "2c\nQ\n.\n9d\n",
     "dollar.ed": "$a\nz\n.\n",
+    "empty.diff": "",
+    "blank.diff": "\n",
 }
 
 PATCH_CASES = [
@@ -331,12 +333,20 @@ PATCH_CASES = [
     ["patch", "--dry-run", "-e", "p1", "e.diff"],
     ["patch", "-e", "p1", "bad.ed"],
     ["patch", "-e", "p1", "dollar.ed"],
+    # empty input is nothing to do (`git diff | patch -p1` of no change); a blank line is garbage
+    ["patch", "p1", "empty.diff"],
+    ["patch", "-p1", "-i", "empty.diff"],
+    ["patch", "p1", "blank.diff"],
 ]
 
 
 @pytest.mark.parametrize("argv", PATCH_CASES, ids=[" ".join(c) for c in PATCH_CASES])
 def test_patch_output(argv: list[str]) -> None:
     compare(argv, b"garbage\n", PATCH_FILES)
+
+
+def test_patch_of_empty_standard_input() -> None:
+    compare(["patch", "-p1"], b"", PATCH_FILES)
 
 
 @pytest.mark.parametrize(

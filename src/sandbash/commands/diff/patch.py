@@ -460,6 +460,8 @@ def cmd_patch(ctx: Ctx) -> int:
     if opts.get("directory"):
         ctx.fs = ctx.fs.copy()
         ctx.fs.cwd = ctx.fs.normpath(opts.get("directory"))
+    if not data:  # (GNU patch: empty input is nothing to do, not garbage: `git diff | patch -p1`)
+        return 0
     out = Out(ctx.stdout)
     if opts.get("ed") or is_ed_script(data):
         return apply_ed(ctx, opts.get, operands, data, out)
