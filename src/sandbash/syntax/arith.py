@@ -278,7 +278,7 @@ class _Parser:
         cond = self.binary(0)
         if self.kind == "op" and self.tok == "?":
             self.next()
-            if self.kind == "op" and self.tok == ":":
+            if (self.kind == "op" and self.tok == ":") or self.kind == "eof":  # (expr.c's expcond)
                 raise self.error("expression expected").after(cond)
             # the branch bash does not take it parses without evaluating
             try:
