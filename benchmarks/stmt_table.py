@@ -34,6 +34,7 @@ ROWS: list[Row] = [
     ("dparen.mod", "a=0", "(( a = (a + i*3) % 999983 ))", "$a", 0),
     ("dparen.test", "c=0", "(( i % 3 == 0 )) && c=1", "$c", 0),
     ("dparen.array", "declare -a h", "(( h[i%10] += 1 ))", "${h[*]}", 0),
+    ("dparen.element", "declare -a h", "(( h[i%10] = i ))", "${h[*]}", 0),
     ("dollar.assign", "x=0", "x=$(( i * 3 + 1 ))", "$x", 0),
     ("dollar.word", "x=", "x=file$(( i % 7 )).txt", "$x", 0),
     ("let.expr", "n=0", 'let "n += i"', "$n", 0),

@@ -112,6 +112,7 @@ class Evaluator:
         "resized",
         "element",
         "put",
+        "assign",
     )
 
     def __init__(self, vars: ArithVars, text: str) -> None:
@@ -139,6 +140,9 @@ class Evaluator:
         # store of an element by that index (see arithgen's assign)
         self.element: Callable[[str, str], tuple[IndexedArray, int] | str | None] | None = None
         self.put: Callable[[str, int, int], None] | None = None
+        # with scopes: the owner's `a[k] = value` for such a subscript, the value computed first
+        # (True: stored, or refused and reported; False: nothing evaluated, then set)
+        self.assign: Callable[[str, str, int], bool] | None = None
 
     def error(self, message: str, pos: int, text: str | None = None) -> ArithError:
         """The error at `pos` (< 0: none) of the expression `text` (a generated function names its

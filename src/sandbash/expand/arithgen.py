@@ -202,6 +202,12 @@ class _Gen:
         cname, csub = self.const(name), self.sub(sub)
         if slow is None:
             slow = f"ev.set({cname}, {csub}, {value})"
+        if sub is not None and _plain_sub(sub):
+            # (the owner's element store, the value computed: `(( h[i] = v ))`; else ev.set)
+            hook = self.tmp()
+            self.emit(ind, f"if ({hook} := ev.assign) is None or not {hook}({cname}, {csub}, {value}):")
+            self.emit(ind + 1, slow)
+            return
         if sub is not None or name in SPECIAL_ASSIGN:
             self.emit(ind, slow)
             return

@@ -21,7 +21,7 @@ from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ASSOC, NAMEREF, VAR_OVERHEAD, Var, value_size
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, NAMEREF, VAR_OVERHEAD, Var, value_size
 from ..stdio.streams import BufferWriter, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
@@ -47,6 +47,7 @@ from .variables import (
     EmptySubscript,
     ReadonlyError,
     Variables,
+    element_index,
     plain_index,
 )
 
@@ -153,6 +154,7 @@ class Shell:
             ev.resized = self.arith_resized
             ev.element = self.arith_element
             ev.put = self.arith_put
+            ev.assign = self.arith_assign_element
         setattr(self, name, ev)
         return ev
 
@@ -806,6 +808,38 @@ class Shell:
                 return arr, index
         return self.arith_index(name, sub)
 
+    def arith_assign_element(self, name: str, sub: str, value: int) -> bool:
+        """`(( a[i] = v ))`'s store, the value already computed (bash's order: the value, then the
+        subscript): for an indexed array without attributes beyond -a/-x, the subscript's compiled
+        function evaluated once, as set_var's element store evaluates it (the value's length
+        checked first; errors as element_index reports them, a refusal as arith_set reports it), and
+        the element stored by arith_put. False, nothing evaluated: anything else (another kind of
+        variable, a special name, a text not compiled yet, a nested evaluation), arith_set's way."""
+        var = self.lookup(name)
+        if var is None or type(arr := var.value) is not IndexedArray or var.attrs & ~(ARRAY | EXPORT):
+            return False
+        ev = self._arith
+        fn = _COMPILED.lookup(sub)
+        if fn is None or ev.depth or name in NOT_PLAIN:
+            return False
+        self.check_string(len(str(value)))
+
+        def read() -> int:
+            index: int = fn(ev)
+            if index < 0:
+                index += arr.max_index() + 1
+                if index < 0:
+                    raise AssignError(sub)  # (element_index names it)
+            return index
+
+        try:
+            index = element_index(name, sub, read)
+        except AssignError as e:
+            self._arith_refused(e)
+            return True
+        self.arith_put(name, index, value)
+        return True
+
     def arith_put(self, name: str, index: int, value: int) -> None:
         """The store of an element arith_element gave the index of: arith_set's own steps for
         that index as text (store_index first, when the text is a plain index)."""
@@ -854,14 +888,17 @@ class Shell:
         except ReadonlyError as e:
             raise ArithAssignError(f"{self.arith_cmd}{e.message}" if e.named else e.message, 1) from None
         except AssignError as e:
-            # bash's expr_bind_variable: a store refused for another reason (a negative index past
-            # the start, a reference to an element subscripted again) is reported and the
-            # expression goes on with its value (`((c[-9]=1))` is status 0 after the message);
-            # a named refusal is named after the command: `((: `, or `let: ` while let evaluates
-            if e.named:
-                self.error(f"{self.arith_cmd or ('let: ' if under_let() else '')}{e.message}")
-            else:
-                self.error(e.message)
+            self._arith_refused(e)
+
+    def _arith_refused(self, e: AssignError) -> None:
+        """bash's expr_bind_variable: a store refused for another reason than readonly (a negative
+        index past the start, a reference to an element subscripted again) is reported and the
+        expression goes on with its value (`((c[-9]=1))` is status 0 after the message); a named
+        refusal is named after the command: `((: `, or `let: ` while let evaluates."""
+        if e.named:
+            self.error(f"{self.arith_cmd or ('let: ' if under_let() else '')}{e.message}")
+        else:
+            self.error(e.message)
 
     def arith_resized(self, name: str, n: int) -> None:
         """Arithmetic is about to store a text `n` bytes longer (or shorter) in the plain variable

@@ -1206,14 +1206,11 @@ class Variables:
             return True
         if type(cur) is IndexedArray and sub != "@" and sub != "*":
             self.sh.check_string(len(value))
-            try:
-                index = self.eval_index(sub, cur, parsed, text=text_fn() if text_fn is not None else None)
-            except ArithError as e:  # (bash -c exits, a script goes on with its next line)
-                raise ElementError.of(ExpansionError(e.render(), 1, exits=True, arith=True)) from None
-            except ExpansionError as e:
-                raise ElementError.of(e) from None
-            except AssignError:
-                raise AssignError(f"{name}[{sub}]: bad array subscript") from None
+            index = element_index(
+                name,
+                sub,
+                lambda: self.eval_index(sub, cur, parsed, text=text_fn() if text_fn is not None else None),
+            )
             self._put(vars_.scopes[i], cur, index, value, append)
             return True
         return False
@@ -1985,6 +1982,21 @@ def colon_units(text: str) -> list[str]:
     if len(units) > 1 and units[-1] == "" and units[-2] == "":
         units.pop()  # (the unit after a colon that ends the text is read only once)
     return units if text else []
+
+
+def element_index(name: str, sub: str, read: Callable[[], int]) -> int:
+    """`read()`, an indexed element's subscript evaluated for a store (`a[sub]=v`, `(( a[sub] = v
+    ))`), with its errors as that store reports them: arithmetic's as an element's (bash -c exits,
+    a script goes on with its next line), a refusal (a negative index before the start) as
+    `name[sub]: bad array subscript`."""
+    try:
+        return read()
+    except ArithError as e:
+        raise ElementError.of(ExpansionError(e.render(), 1, exits=True, arith=True)) from None
+    except ExpansionError as e:
+        raise ElementError.of(e) from None
+    except AssignError:
+        raise AssignError(f"{name}[{sub}]: bad array subscript") from None
 
 
 def plain_index(text: str) -> bool:
