@@ -132,9 +132,9 @@ class TextLRU(Generic[K, V]):
 # interp/funcgen.py, interp/steps.py), by that source: compiling one costs 0.2-1 ms, and a second run,
 # session call or function body of the same shape generates the same source (a script's names, words
 # and values are constants of the namespace the code runs in; only numbers such as a line are in the
-# text). Code is immutable: each use makes a fresh function of it over a namespace of its own, which
-# holds only that use's objects. A code object takes about 2.5 bytes a character of its source; the
-# bound is on that source.
+# text). Code is immutable: each use makes a fresh function of a copy of it over a namespace of its
+# own, which holds only that use's objects. A code object takes about 2.5 bytes a character of its
+# source; the bound is on that source.
 _CODE: TextCache[tuple[str, str], CodeType] = TextCache(entries=1024, chars=1 << 20, longest=1 << 16)
 
 
@@ -152,7 +152,10 @@ def function_of(source: str, filename: str, name: str, namespace: dict[str, obje
         exec(source, made)
         code = _named(made[name].__code__, filename)  # type: ignore[attr-defined]
         _CODE.put(key, source, code)
-    fn = FunctionType(code, namespace, name)
+    # a code object of its own (replace() copies it, ~1 us): CPython specializes a code's
+    # bytecode for the globals it last ran with, so one code shared by functions over different
+    # namespaces live at once (`$(( n - 1 ))` and `$(( n - 2 ))`) would undo it at every call
+    fn = FunctionType(code.replace(), namespace, name)
     namespace[name] = fn
     return fn
 
