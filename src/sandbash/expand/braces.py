@@ -7,10 +7,16 @@ from functools import cache
 
 from ..syntax import ast as A
 from ..syntax.lexer import tilde_prefix
+from .env import ExpansionError
 
 # bytes of a part's reference in a result, and of a result's list without them
 PART_BYTES = 8
 RESULT_BYTES = 56
+
+# the backquote a letter sequence makes (`{Y..b}` passes it): bash expands braces in the word's
+# text, so that backquote is live there and opens a command substitution (the one object: told
+# from a quoted backquote by identity)
+_TICK = A.Lit("`")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,15 +53,43 @@ def braces(ex: Expander, parts: tuple[A.Part, ...], top: bool = False) -> list[t
                 continue
             ex.env.charge_brace(len(results) * len(items))
             size.grow(len(results) * len(items), (size.parts + len(results)) * len(items))
-            results = [r + [A.Lit(item) if item else A.SQ("")] for r in results for item in items]
+            results = [
+                r + [(_TICK if item == "`" else A.Lit(item)) if item else A.SQ("")]
+                for r in results
+                for item in items
+            ]
         else:
             size.grow(len(results), size.parts + len(results))
             for r in results:
                 r.append(p)
     if top:
         # tilde expansion follows brace expansion: `{a,~}/x` gives `~/x` a home
-        return [_tilde_after_brace(_glue_names(r)) for r in results]
+        return [_tilde_after_brace(_glue_names(_live_ticks(r))) for r in results]
     return [tuple(r) for r in results]
+
+
+def _live_ticks(parts: list[A.Part]) -> list[A.Part]:
+    """A result holding a backquote that a letter sequence made, as bash reads the word's text
+    (subst.c's expand_word_internal): last in the word it is a literal; with text after it and no
+    closing backquote, `bad substitution: no closing`, which discards the command line as an
+    arithmetic error does. (A closing one could only be a later sequence's, and the results come
+    in an order that meets a backquote followed by another item first: that one fails.)"""
+    for k, p in enumerate(parts):
+        if p is _TICK and k + 1 < len(parts):
+            rest = "".join(_source(q) for q in parts[k + 1 :])
+            raise ExpansionError(f'bad substitution: no closing "`" in `{rest}', 1, arith=True)
+    return parts
+
+
+def _source(p: A.Part) -> str:
+    """A part as its text reads in the word (for a message)."""
+    if type(p) is A.Lit:
+        return p.text
+    if type(p) is A.Esc:
+        return "\\" + p.text
+    if type(p) is A.SQ:
+        return "'" + p.text + "'"
+    return str(getattr(p, "text", ""))
 
 
 class _Size:
