@@ -274,14 +274,35 @@ def arith_step(ex: Expander, p: A.ArithSub, quoted: bool) -> Callable[[list[str]
 def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
     """The fields of the argument $p (one unquoted parameter: $x, $1, ${x}, Expander.word's
     shape; with an operator or a prefix, _unquoted_op_step's) added to a command's words, with
-    `p`'s plan and lookup bound: a plain string that is not long, holds no default IFS character
-    and nothing to glob is one field while IFS is the default; anything else (looked up once) as
-    Expander.unquoted_value_fields makes it."""
+    `p`'s plan and lookup bound (`$x` looked up in the step itself): a plain string that is not
+    long, holds no default IFS character and nothing to glob is one field while IFS is the
+    default; anything else (looked up once) as Expander.unquoted_value_fields makes it."""
     if p.op is not None or p.prefix:
         return _unquoted_op_step(ex, p)
-    get = param_fn(ex, p, False, _same, sys.maxsize)
+    plan = _plan(ex, p)
     ifs = ex.env.ifs
     fields = ex.unquoted_value_fields
+    if plan is _value:  # `$x`: param_fn's `value` in the step (one frame less)
+        lookup = ex.env.lookup
+        name = p.name
+
+        def unquoted_scalar(out: list[str]) -> None:
+            var = lookup(name)
+            if var is not None and type(var) is Var and type(value := var.value) is str:
+                if (
+                    value
+                    and len(value) <= CHARGE_FROM
+                    and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+                    and ifs() == " \t\n"
+                ):
+                    out.append(value)
+                else:
+                    fields(value, out)
+            else:
+                fields(general(ex, p, False, None, var), out)
+
+        return unquoted_scalar
+    get = _planned_fn(ex, p, plan, False, _same, sys.maxsize)
 
     def unquoted_param(out: list[str]) -> None:
         value = get()
