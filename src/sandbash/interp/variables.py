@@ -126,10 +126,14 @@ _LISTED_WITH_VALUE = frozenset(
     }
 )
 
+# the kept variables whose value is stored, not computed: listed without it until it is read or
+# assigned (bash's COMP_WORDBREAKS: its getter stores the value as it is first read), so a read
+# goes through the dynamic lookup (_VALUED_DYNAMIC) and an element assignment the general path
+# (_ELEMENT_SPECIAL), where Variables marks it read
+_STORED_KEPT = frozenset({"COMP_WORDBREAKS"})
 # the dynamic scalars whose value bash's variable keeps as it is read (the getter stores it) or,
 # for some, assigned: a listing (`declare -p`, `set`) shows that value, or none before either
-# (COMP_WORDBREAKS is stored, and listed without its value until it is read or assigned)
-_KEPT = frozenset(
+_KEPT = _STORED_KEPT | frozenset(
     {
         "RANDOM",
         "SRANDOM",
@@ -142,7 +146,6 @@ _KEPT = frozenset(
         "BASH_SUBSHELL",
         "HISTCMD",
         "BASH_COMMAND",
-        "COMP_WORDBREAKS",
     }
 )
 # the integer ones (bash's att_integer): an assigned value is kept as its arithmetic value;
@@ -176,7 +179,7 @@ _STAYS_DYNAMIC = frozenset(
 # it is an indexed array, which bash overwrites after each command; `_`, which bash's
 # bind_lastarg overwrites after each command, a function's local one too: `read x _` or
 # `for _ in ...` leave $_ the last word, as any command)
-_VALUED_DYNAMIC = _STAYS_DYNAMIC | OPTION_VARS | {"PIPESTATUS", "_", "COMP_WORDBREAKS"}
+_VALUED_DYNAMIC = _STAYS_DYNAMIC | OPTION_VARS | _STORED_KEPT | {"PIPESTATUS", "_"}
 
 
 def _intrand32(last: int) -> int:
@@ -195,7 +198,8 @@ _ELEMENT_SPECIAL = (
     | _READONLY_DYNAMIC
     | _STAYS_DYNAMIC
     | SPECIAL_ASSIGN
-    | {"DIRSTACK", "PATH", "COMP_WORDBREAKS"}
+    | _STORED_KEPT
+    | {"DIRSTACK", "PATH"}
 )
 
 # PATH: assigning it empties the hash table (bash's sv_path), temporary assignments too
@@ -305,7 +309,7 @@ class Variables:
         if not listing:
             st = self.state
             if name in _KEPT:
-                if name == "COMP_WORDBREAKS":
+                if name in _STORED_KEPT:
                     st.dyn_values[name] = None  # (read: listed with the stored value from now on)
                 elif var is not None:
                     st.dyn_values[name] = var.value  # type: ignore[assignment]
@@ -382,9 +386,10 @@ class Variables:
         shown = out.get("PIPESTATUS")
         if shown is not None and "PIPESTATUS" not in unspecial:
             out["PIPESTATUS"] = self.lookup("PIPESTATUS") or shown  # (an assigned one shows the statuses)
-        words = out.get("COMP_WORDBREAKS")
-        if words is not None and "COMP_WORDBREAKS" not in self.state.dyn_values:
-            out["COMP_WORDBREAKS"] = Var(None, words.attrs)  # (bash's: stored when first read)
+        for name in _STORED_KEPT:
+            stored = out.get(name)
+            if stored is not None and name not in self.state.dyn_values:
+                out[name] = Var(None, stored.attrs)  # (bash's: stored when first read)
         for name in OPTION_VARS:
             if name in out:
                 out[name] = self.lookup(name) or out[name]
@@ -1755,7 +1760,7 @@ class Variables:
         if name in _CTYPE_VARS:
             self._ctype_changes(name, value)
         if name in _KEPT and name not in self.state.unspecial:
-            if name == "COMP_WORDBREAKS":
+            if name in _STORED_KEPT:
                 self.state.dyn_values[name] = None  # (listed with its value from now on)
             elif name == "SRANDOM" or name == "HISTCMD" or name == "LINENO":
                 self._kept_number(name, value)  # (RANDOM's and SECONDS' below, as they are used)
