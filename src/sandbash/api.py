@@ -33,6 +33,7 @@ from .limits import (
     Limits,
 )
 from .result import ExecResult as ExecResult  # re-exported: its public home stays sandbash.api
+from .shvars.vars import params_size
 from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
 from .vfs.base import Backend
@@ -648,8 +649,10 @@ class Session:
     @property
     def held(self) -> int:
         """Bytes the session keeps between runs (its variables, arrays, functions, aliases, hash
-        table and completions, as charged): what `max_session_memory` bounds."""
-        return self.shell.state.vars.held()
+        table and completions, as charged, and its positional parameters): what
+        `max_session_memory` bounds."""
+        st = self.shell.state
+        return st.vars.held() + params_size(st.positional)
 
     def _drop_if_over(self) -> bool:
         """Start over with a fresh shell in the same directory when the session holds more than

@@ -121,3 +121,99 @@ def test_brace_copies_are_bounded(case: dict[str, Any], brace_outcomes: dict[str
 )
 def test_brace_products_still_expand(script: str, out: str) -> None:
     assert Bash(limits=LOOP_MEMORY).exec(script).stdout == out
+
+
+# Fell and fixed: an array element was charged 96 bytes beyond its text, but Python keeps 133-141
+# (a million-element array held ~40 MB more than max_memory saw). Charged now: at least what
+# tracemalloc sees kept once the command is over.
+ARRAY_SHAPES = [
+    "a=($(seq 20000))",
+    "mapfile -t a < <(seq 20000)",
+    "for ((i=0;i<20000;i++)); do a[i]=$i; done",
+    "declare -A m; for ((i=0;i<20000;i++)); do m[k$i]=$i; done",
+    "x=$(seq 20000); a=($x)",
+    "set -- $(seq 20000)",
+]
+
+
+@pytest.mark.parametrize("shape", ARRAY_SHAPES)
+def test_what_a_session_keeps_is_charged_at_least_as_held(shape: str) -> None:
+    import gc
+    import tracemalloc
+
+    session = Bash().session()
+    session.exec(":")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        r = session.exec(shape)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    assert r.exit_code == 0, r
+    assert session.held >= 0.95 * kept, (session.held, kept)
+
+
+# Fell and fixed: positional parameters were charged to nothing: a session kept `set -- $(seq N)`
+# (62 bytes a parameter, up to max_array_elements of them) past max_session_memory, and a snapshot's
+# parameters were not counted when it was restored.
+def test_positional_parameters_count_towards_max_session_memory() -> None:
+    session = Bash(limits=Limits(max_session_memory=4 << 20)).session()
+    with pytest.raises(ExecutionLimitError) as e:
+        session.exec("set -- $(seq 100000)")
+    assert e.value.limit == "max_session_memory"
+    assert session.exec("echo $#").stdout == "0\n"
+    assert session.exec("set -- $(seq 1000); echo $#").stdout == "1000\n"
+
+
+def test_snapshot_positional_parameters_count_towards_max_session_memory() -> None:
+    import json
+    import zlib
+
+    from sandbash.sessions.errors import SnapshotError
+    from sandbash.sessions.snapshot import MAGIC, VERSION
+
+    bash = Bash(limits=Limits(max_session_memory=1 << 20))
+    doc = json.loads(zlib.decompress(bash.session().snapshot()[len(MAGIC) + 1 :]))
+    for count, fits in ((400, False), (100, True)):
+        doc["shell"]["positional"] = ["x" * 4000] * count
+        data = MAGIC + bytes([VERSION]) + zlib.compress(json.dumps(doc).encode())
+        if fits:
+            assert bash.restore(data).exec("echo $#").stdout == "100\n"
+        else:
+            with pytest.raises(SnapshotError, match="max_session_memory"):
+                bash.restore(data)
+
+
+# Fell and fixed: `compgen -W` read no clock while it cut and expanded its word list:
+# `compgen -W "$w"` over 300,000 words ran 13 s past a 2 s deadline.
+SLOW_STEPS = [
+    param(
+        "compgen-W-wordlist",
+        'w=$(seq 300000); compgen -W "$w" 1 >/dev/null; echo done',
+        timeout=2,
+        profile="default",
+        expect=("timeout",),
+    ),
+    param(
+        "compgen-W-in-a-loop",
+        'w=$(seq 300000); while :; do compgen -W "$w" -- 1 >/dev/null; done',
+        timeout=2,
+        profile="default",
+        expect=("timeout",),
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def slow_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_long_builtin_steps_answer_the_deadline")
+
+
+@pytest.mark.parametrize("case", SLOW_STEPS)
+def test_long_builtin_steps_answer_the_deadline(
+    case: dict[str, Any], slow_outcomes: dict[str, Outcome]
+) -> None:
+    verify_bomb(case, slow_outcomes[case["id"]])

@@ -23,7 +23,7 @@ from ..builtins.complete import spec_ok
 from ..interp.executor import hashed_entry_ok
 from ..interp.state import AliasTable, CompletionTable, HashTable
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ARRAY, ASSOC, EXPORT, READONLY, Var, value_size
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, READONLY, Var, params_size, value_size
 from ..syntax import ast as A
 from ..syntax.parser import Parser
 from ..vfs.errors import FsError
@@ -210,7 +210,7 @@ def max_snapshot_values(bash: Bash) -> int:
     up to ~72 bytes whatever its text (`[],` is 3 bytes, an empty list 56 plus its slot), so a
     snapshot within max_snapshot_bytes could still inflate twentyfold as it is decoded. What a real
     one holds is bounded by what restoring charges: an array element (3 values) costs at least
-    ELEMENT_OVERHEAD (96 bytes) of session memory, a variable (5) VAR_OVERHEAD (160); a file
+    ELEMENT_OVERHEAD (136 bytes) of session memory, a variable (5) VAR_OVERHEAD (160); a file
     entry is about 20 values (its fields, up to max_files), and the lists _apply_shell bounds by
     restored_entries bounds hold a few each (a function entry ~16, an alias 2, a parameter 1)."""
     lim = bash.limits
@@ -457,6 +457,7 @@ def _apply_shell(session: Session, doc: object) -> None:
         for n in check_list(shell.get("unspecial", []), "unset dynamic variables", 64)
     }
     size = sum(value_size(v.value) + 160 for v in new_vars.values()) + sum(len(f.text) * 4 for f, _ in funcs)
+    size += params_size(positional)  # (kept between runs as variables are: Session.held)
     # what the alias, hash and completion tables will charge to the account as they adopt them
     table_size = alias_table.total() + hash_table.total() + completions.total()
     if size + table_size > lim.max_session_memory:
