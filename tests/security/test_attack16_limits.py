@@ -117,7 +117,9 @@ BIG_STEPS = {
 @pytest.fixture(scope="module")
 def million() -> Iterator[Session]:
     lines = "".join(f"{i}\n" for i in range(1_000_000))
-    session = Bash(files={"/d": lines}).session()
+    # (a million elements are charged ~143 MB, past the default max_session_memory of 128 MiB: the
+    # session must keep them to be the steps' input)
+    session = Bash(files={"/d": lines}, limits=Limits(max_session_memory=512 << 20)).session()
     session.exec("mapfile -t a < /d", limits={"timeout": 300})
     yield session
 

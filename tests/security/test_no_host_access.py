@@ -123,7 +123,8 @@ OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has go
 # modules that compile generated Python: awk and jq programs (from parsed, escaped trees), the
 # lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script
 # text), arithmetic (arithgen.py) and hot function bodies (funcgen.py), both from parsed trees with
-# every script-derived value a namespace constant, never text in the source
+# every script-derived value a namespace constant, never text in the source; textcache.py's
+# function_of is the one place those two and steps.py have their text run (once per process)
 OWNERS_CODEGEN = (
     "commands/awk/",
     "commands/jq/",
@@ -131,6 +132,7 @@ OWNERS_CODEGEN = (
     "expand/arithgen.py",
     "interp/funcgen.py",
     "interp/steps.py",
+    "textcache.py",
 )
 # modules that load their own package's submodules on first use by a name from a literal table of
 # that package (commands, builtins, filesystem backends): `__import__` instead of importlib, which is
@@ -181,6 +183,12 @@ def test_no_banned_imports_or_calls() -> None:
                         func.attr == "kill" and rel in OWNERS_WORKER | OWNERS_KILL
                     ):
                         problems.append(f"{rel}:{node.lineno}: calls os.{func.attr}")
+                if (
+                    isinstance(func, ast.Name)
+                    and func.id == "function_of"
+                    and not rel.startswith(OWNERS_CODEGEN)
+                ):
+                    problems.append(f"{rel}:{node.lineno}: runs generated text through function_of()")
                 if isinstance(func, ast.Name) and func.id in {"eval", "exec", "compile", "__import__"}:
                     if not (func.id in {"exec", "compile"} and rel.startswith(OWNERS_CODEGEN)) and not (
                         func.id == "__import__" and rel in OWNERS_IMPORT and _own_package_name(node)

@@ -26,6 +26,7 @@ from sandbash.agent.sandbox import Sandbox
 from sandbash.agent.tool import BashTool
 from sandbash.api import ExecResult, Session
 from sandbash.audit import ListSink
+from sandbash.builtins.io import ReadTimedOut
 from sandbash.custom import Command
 from sandbash.errors import ExecutionCancelled, ExecutionLimitError, SandbashError
 from sandbash.interp.control import (
@@ -376,6 +377,7 @@ INTERNAL: dict[str, Callable[[], BaseException]] = {
     "limit": lambda: LimitExceeded("max_work", 5),
     "cancelled": Cancelled,
     "deadline": DeadlineExpired,
+    "read-timed-out": lambda: ReadTimedOut("partial", [0]),  # (`read -t` ran out, with what it had read)
     "sigpipe": SigPipe,
     "exit": lambda: ExitShell(3),
     "killed": lambda: KilledBySignal(9),  # (a signal without a trap ended the shell)
