@@ -11,6 +11,7 @@ from .commands.registry import CommandTable
 from .identity import Identity
 from .limits import Budget, Limits
 from .stdio.streams import BufferWriter, BytesReader, Stream
+from .vfs.bindir import COMMAND_DIRS
 from .vfs.facade import Vfs
 
 TYPE_CHECKING = False
@@ -89,7 +90,7 @@ def run_command(
     def _run(args: list[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str]) -> int:
         directory, _, base = args[0].rpartition("/")
         # (/bin/NAME and /usr/bin/NAME are the command, as in the shell: `diff -l` runs /usr/bin/pr)
-        record = table.lookup(base if directory in ("/bin", "/usr/bin") else args[0])
+        record = table.lookup(base if directory in COMMAND_DIRS else args[0])
         if record is None:
             serr.write(f"{args[0]}: command not found\n".encode())
             return 127

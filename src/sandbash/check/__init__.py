@@ -49,6 +49,7 @@ from ..policy import (
     normpath,
     under,
 )
+from ..vfs.bindir import COMMAND_DIRS
 from .models import FOUND, Effect
 from .walk import Analysis, Site, analyze
 from .wrappers import NOFS
@@ -354,7 +355,7 @@ class _Judge:
             return None
         for d in self.search_path.split(":"):
             candidate = (d or ".").rstrip("/") + "/" + name
-            if normpath(d or "/") in ("/bin", "/usr/bin"):
+            if normpath(d or "/") in COMMAND_DIRS:
                 return None  # the command directories hold only the built-in commands
             if candidate.startswith("/"):
                 try:

@@ -20,6 +20,7 @@ from ..policy import normpath
 from ..syntax import ast as A
 from ..syntax.errors import ParseError
 from ..syntax.parser import Parser
+from ..vfs.bindir import COMMAND_DIRS, SHELL_NAMES
 from . import hidden as H
 from .known import NOTHING, plan
 from .models import FOUND, Arg, Effect, Facts
@@ -30,8 +31,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SHELLS = frozenset({"bash", "sh"})
-SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
 CWD_CHANGERS = frozenset({"cd", "pushd", "popd", "source", ".", "eval"})
 # variables whose value changes how later commands are found or started
 SENSITIVE_VARS = frozenset(
@@ -574,8 +573,10 @@ class Walker:
         elif name in hashed:  # `hash -p PATH NAME`: NAME runs PATH's program
             path = hashed[name]
             base = path.rsplit("/", 1)[-1]
-            if path.startswith(("/bin/", "/usr/bin/")) and (_known(self.commands, base) or base in SHELLS):
-                site.kind, site.runs = ("shell" if base in SHELLS else "command"), base
+            if path.startswith(("/bin/", "/usr/bin/")) and (
+                _known(self.commands, base) or base in SHELL_NAMES
+            ):
+                site.kind, site.runs = ("shell" if base in SHELL_NAMES else "command"), base
                 site.facts = model(base, site.argv, self.commands)
             else:
                 site.kind, site.runs = "script", path
@@ -587,16 +588,16 @@ class Walker:
         elif "/" in name:
             base = name.rsplit("/", 1)[-1]
             directory = normpath(name.rsplit("/", 1)[0] or "/") if name.startswith("/") else ""
-            if directory in SYSTEM_DIRS and (_known(self.commands, base) or base in SHELLS):
-                site.kind = "shell" if base in SHELLS else "command"
+            if directory in COMMAND_DIRS and (_known(self.commands, base) or base in SHELL_NAMES):
+                site.kind = "shell" if base in SHELL_NAMES else "command"
                 site.facts = model(base, site.argv, self.commands)
             else:
                 site.kind = "script"
                 site.facts = Facts()
                 site.facts.effects.append(_exec_effect(name))
                 site.reasons.append(f"{name}: the commands of a script file are known only at run time")
-        elif name in SHELLS or _known(self.commands, name):
-            site.kind = "shell" if name in SHELLS else "command"
+        elif name in SHELL_NAMES or _known(self.commands, name):
+            site.kind = "shell" if name in SHELL_NAMES else "command"
             site.facts = model(name, site.argv, self.commands)
             if site.facts is None:  # a custom command that declares no effects: the check refuses it
                 site.unmodelled = True
@@ -763,7 +764,7 @@ class Walker:
                 self.lastpipe = (
                     first is None
                     or any(a is not None and "lastpipe" in a for a in args)
-                    or (None in args and bool(first) and (first[0] == "shopt" or first[0] in SHELLS))
+                    or (None in args and bool(first) and (first[0] == "shopt" or first[0] in SHELL_NAMES))
                 )
             if first == ["hash"]:
                 args = [self.one(w) for w in node.words[1:]]

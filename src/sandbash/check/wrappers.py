@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from ..commands.record import Effects
 from ..commands.registry import BUILTIN_TABLE, CommandTable
+from ..vfs.bindir import SHELL_NAMES
 from .models import FOUND, Arg, Call, Facts, Model, values, words
 from .models import MODELS as FILE_MODELS
 from .words import glob_dir
@@ -799,7 +800,7 @@ MODELS: dict[Effects, Model] = {
 def model(name: str, args: Sequence[Arg], commands: CommandTable = BUILTIN_TABLE) -> Facts | None:
     """The facts of running command `name` with `args`, by the model its record declares; None when
     it declares none (a custom command without `effects=`: the check refuses it)."""
-    if name in ("bash", "sh"):  # the interpreter itself, not a record
+    if name in SHELL_NAMES:  # the interpreter itself, not a record
         call = Call(name, args)
         m_shell(call)
         return call.facts

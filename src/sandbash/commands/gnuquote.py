@@ -14,7 +14,8 @@ from collections.abc import Mapping
 
 # Characters the shell treats specially anywhere in a word (`#` and `~` only at its start).
 _SHELL_SPECIAL = frozenset('!"$&()*;<=>[^`|{}\\?')
-_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+# the characters GNU tools write as a letter escape (diff's file names use the same letters)
+C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 
 def _octal(ch: str) -> str:
@@ -24,8 +25,8 @@ def _octal(ch: str) -> str:
 def char_escape(ch: str, utf8: bool = True) -> str | None:
     """The C escape GNU shows for a character that cannot be printed, or None.
     Outside a UTF-8 locale every non-ASCII byte is unprintable."""
-    if ch in _C_ESCAPES:
-        return _C_ESCAPES[ch]
+    if ch in C_ESCAPES:
+        return C_ESCAPES[ch]
     code = ord(ch)
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
         return f"\\{code - 0xDC00:03o}"

@@ -32,6 +32,7 @@ from ..shvars.vars import (
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.escapes import ansi_decoded, printable_name
+from ..vfs.bindir import COMMAND_DIRS, SHELL_NAMES
 from ..vfs.errors import FsError
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell, ReturnFromFunction
@@ -59,9 +60,6 @@ if TYPE_CHECKING:
     from .state import ShellState
     from .variables import Variables
 
-# where the built-in commands appear to live (Debian's merged /usr: /bin is /usr/bin)
-_SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
-_SHELLS = frozenset({"bash", "sh"})
 # find_command's reason when no file has the name: the one lookup failure that is "not found"
 # (status 127, and box mode may still run a host program by that path); every other reason
 # (a directory, a name too long, no execute bit) found something that cannot run (126)
@@ -828,10 +826,10 @@ class Executor:
                 return "", "File name too long"
             # /bin/NAME and /usr/bin/NAME run the built-in command (the files there only describe it)
             directory, _, base = name.rpartition("/")
-            if st.fs.normpath(directory or "/") in _SYSTEM_DIRS and (
-                base in _SHELLS or self._builtin_command(base)
+            if st.fs.normpath(directory or "/") in COMMAND_DIRS and (
+                base in SHELL_NAMES or self._builtin_command(base)
             ):
-                return ("shell" if base in _SHELLS else "command", name)
+                return ("shell" if base in SHELL_NAMES else "command", name)
             stat = st.fs.try_stat(name)
             if stat is None:
                 return "", _NO_FILE
@@ -881,8 +879,8 @@ class Executor:
         """`name` in the directory `d` of a PATH search: (kind, path) or None. `losing`, when
         empty, takes the path of a file there that is not executable (find_command's fallback)."""
         candidate = d.rstrip("/") + "/" + name
-        if self.state.fs.normpath(d) in _SYSTEM_DIRS:  # the command directories hold only built-in commands
-            if name in _SHELLS:
+        if self.state.fs.normpath(d) in COMMAND_DIRS:  # the command directories hold only built-in commands
+            if name in SHELL_NAMES:
                 return "shell", candidate
             if self._builtin_command(name):
                 return "command", candidate
@@ -1197,7 +1195,7 @@ def hashed_entry_ok(kind: str, where: str) -> bool:
     own name, a command or a script at a path. Any other (a restored snapshot's) is searched again:
     run_external would run its path's base while the gate decided on something else."""
     if kind == "shell":
-        return where.rsplit("/", 1)[-1] in _SHELLS
+        return where.rsplit("/", 1)[-1] in SHELL_NAMES
     return kind in ("command", "script") and where != ""
 
 

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from .mount import MountFs
 
 FSTYPE = "sandbash-bin"  # hidden from `mount`/`df`: on a real system these directories are not mounts
+# where the built-in commands appear to live (Debian's merged /usr: /bin is /usr/bin); the executor,
+# the static check and sandbash.testing run the built-in command for any NAME in them
 COMMAND_DIRS = ("/bin", "/usr/bin")
 SHELL_NAMES = ("bash", "sh")  # run by the interpreter itself, not the command table
 _BOOT_TIME = 1_700_000_000 * 1_000_000_000  # a fixed, plausible install time: listing is deterministic

@@ -4,6 +4,7 @@ how diff names a file in the lines it makes of names."""
 from __future__ import annotations
 
 from ..context import CommandExit, Ctx
+from ..gnuquote import C_ESCAPES
 from ..options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
 
 
@@ -26,9 +27,9 @@ def parse(ctx: Ctx, spec: CommandSpec) -> tuple[Parsed, list[str]]:
         raise CommandExit(0)
 
 
-# the characters diff writes as a C escape in a file name (any other byte below 0x20 or above 0x7f
-# is an octal escape; DEL is written as it is)
-_C_ESCAPES = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\"}
+# the bytes diff writes as a C escape in a file name: the letter escapes, the quote and the
+# backslash (any other byte below 0x20 or above 0x7f is an octal escape; DEL is written as it is)
+_NAME_ESCAPES = {ord(ch): esc for ch, esc in C_ESCAPES.items()} | {34: '\\"', 92: "\\\\"}
 
 
 def c_name(name: str) -> str:
@@ -40,6 +41,6 @@ def c_name(name: str) -> str:
         return name
     out = []
     for b in raw:
-        esc = _C_ESCAPES.get(b)
+        esc = _NAME_ESCAPES.get(b)
         out.append(esc if esc is not None else chr(b) if 32 <= b <= 127 else f"\\{b:03o}")
     return '"' + "".join(out) + '"'
