@@ -150,7 +150,12 @@ def function_of(source: str, filename: str, name: str, namespace: dict[str, obje
         # parses and compiles the same way without them
         made: dict[str, object] = {}
         exec(source, made)
-        code = _named(made[name].__code__, filename)  # type: ignore[attr-defined]
+        made_fn = made[name]
+        assert isinstance(made_fn, FunctionType)
+        if made_fn.__defaults__ or made_fn.__kwdefaults__ or made_fn.__code__.co_freevars:
+            # only the code is kept: defaults and closure cells would be dropped without a word
+            raise ValueError(f"{filename}: generated {name}() has defaults or free variables")
+        code = _named(made_fn.__code__, filename)
         _CODE.put(key, source, code)
     # a code object of its own (replace() copies it, ~1 us): CPython specializes a code's
     # bytecode for the globals it last ran with, so one code shared by functions over different

@@ -244,3 +244,11 @@ def test_the_deadline_ends_a_hot_generated_body(compilers: list[compiler.Compile
         Bash(limits=Limits(timeout=0.5)).exec(script)
     assert e.value.limit == "timeout"
     assert _generated(compilers[0])
+
+
+@pytest.mark.parametrize("header", ["def make(k=1):", "def make(*, k=1):"])
+def test_a_generated_function_with_defaults_is_refused(header: str) -> None:
+    """function_of keeps only a function's code: a generated def with default values would lose
+    them without a word, so it is refused where it is made."""
+    with pytest.raises(ValueError, match="defaults"):
+        textcache.function_of(f"{header}\n    return k\n", "<steps>", "make", {})
