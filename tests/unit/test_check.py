@@ -289,6 +289,14 @@ def test_cli_policy_applies_to_runs(tmp_path: Path, capfd: pytest.CaptureFixture
         (["test", "-f", "x"], [("stat", "x")]),
         (["xargs", "-a", "list", "rm"], [("read", "list")]),
         (["find", ".", "-newer", "ref", "-delete"], [("list", "."), ("stat", "ref"), ("delete", ".")]),
+        # od's offset operands are no files (`od FILE +N`, `od FILE N`, --traditional's OFFSET LABEL),
+        # unless an option of the modern form (-t, -j, -N, -A, -w...) makes every operand a file
+        (["od", "-c", "x", "+1"], [("read", "x")]),
+        (["od", "x", "10"], [("read", "x")]),
+        (["od", "+2b"], []),
+        (["od", "--traditional", "x", "10", "20"], [("read", "x")]),
+        (["od", "-t", "x1", "x", "+1"], [("read", "x"), ("read", "+1")]),
+        (["od", "x", "1.5"], [("read", "x"), ("read", "1.5")]),
     ],
 )
 def test_command_models(argv: list[str], effects: list[tuple[str, str]]) -> None:

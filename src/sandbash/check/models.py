@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..commands.options import CommandSpec, HelpRequested, OptionValueError, Parsed, UsageError, parse_args
 from ..commands.record import Effects
+from ..commands.encode.od import file_operands as od_file_operands
 from ..commands.registry import BUILTIN_TABLE
 
 Arg = str | None  # None: known only at run time
@@ -558,6 +559,11 @@ def m_diff(c: Call, opts: Parsed, operands: list[str]) -> None:
 
 
 @_parsed("read")
+def m_od(c: Call, opts: Parsed, operands: list[str]) -> None:
+    c.each("read", od_file_operands(opts, operands))
+
+
+@_parsed("read")
 def m_file(c: Call, opts: Parsed, operands: list[str]) -> None:
     c.each("read", operands)
     if opts.get("files_from"):
@@ -622,6 +628,7 @@ MODELS: dict[Effects, Model] = {
     Effects.DIFF: m_diff,
     Effects.FILE: m_file,
     Effects.TREE: m_tree,
+    Effects.OD: m_od,
 }
 
 

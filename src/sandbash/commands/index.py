@@ -101,7 +101,7 @@ INDEX: dict[str, tuple[str, str, str, tuple[str, ...], bool, bool, str]] = {
     'nohup': ('shellutils.procs', 'cmd_nohup', 'nohup', (), False, False, 'nohup'),
     'nproc': ('shellutils.sysinfo', 'cmd_nproc', 'nproc', (), False, False, 'none'),
     'numfmt': ('misc_text.numfmt', 'cmd_numfmt', 'numfmt', (), False, False, 'none'),
-    'od': ('encode.od', 'cmd_od', 'od', (), False, False, 'reads'),
+    'od': ('encode.od', 'cmd_od', 'od', (), False, False, 'od'),
     'paste': ('columns.paste', 'cmd_paste', 'paste', (), False, False, 'reads'),
     'patch': ('diff.patch', 'cmd_patch', 'patch', (), False, False, 'patch'),
     'pathchk': ('fileinfo.paths', 'cmd_pathchk', 'pathchk', (), False, False, 'none'),

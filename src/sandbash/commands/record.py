@@ -87,6 +87,7 @@ class Effects(StrEnum):
     CURL = "curl"
     WGET = "wget"
     TEST = "test"
+    OD = "od"  # reads its operands, but for the offsets among them (od FILE +N)
 
     @property
     def writes(self) -> bool:

@@ -7,7 +7,7 @@ import struct
 from collections.abc import Callable, Iterator
 
 from ..context import CommandExit, Ctx
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import Out, command, quote, usage_fail, xstrtol_fatal, xstrtoumax
 
@@ -371,12 +371,10 @@ def _old_offset(text: str) -> int | None:
     return value if value < 2**64 else None
 
 
-def _operands(
-    ctx: Ctx, files: list[str], traditional: bool, modern: bool
-) -> tuple[list[str], int | None, int | None]:
-    """(files, bytes to skip or None, label's offset delta or None) from the operands as od.c reads
+def split_operands(files: list[str], traditional: bool, modern: bool) -> tuple[list[str], int | None, int | None]:
+    """(files, bytes to skip or None, --traditional LABEL or None) from the operands as od.c reads
     them: `od FILE +N`, `od +N`, `od FILE N` (a digit: two operands), and with --traditional
-    `od [FILE] OFFSET LABEL` too."""
+    `od [FILE] OFFSET LABEL` too. `modern`: an option of _MODERN was given."""
     if modern and not traditional:
         return files, None, None
     skip: int | None = None
@@ -401,13 +399,19 @@ def _operands(
         first, second = _old_offset(files[1]), _old_offset(files[2])
         if first is not None and second is not None:
             skip, label, files = first, second, files[:1]
-    if traditional and len(files) > 1:
-        ctx.error(f"extra operand {quote(ctx, files[1])}")
-        raise usage_fail(ctx, "compatibility mode supports at most one file")
-    return files, skip, None if label is None or skip is None else label - skip
+    return files, skip, label
 
 
-@declare("od", spec=OD_SPEC, effects=Effects.READS, stdin_close="standard input")
+def file_operands(opts: Parsed, operands: list[str]) -> list[str]:
+    """The operands od reads as files (the static check's model: an offset operand is no file)."""
+    return split_operands(operands, bool(opts.get("traditional")), _modern(opts))[0]
+
+
+def _modern(opts: Parsed) -> bool:
+    return any(key in _MODERN for key, _value in opts.order)
+
+
+@declare("od", spec=OD_SPEC, effects=Effects.OD, stdin_close="standard input")
 @command
 def cmd_od(ctx: Ctx) -> int:
     opts, files = ctx.parse(OD_SPEC)
@@ -449,8 +453,12 @@ def cmd_od(ctx: Ctx) -> int:
                 strings = number
             else:
                 width = number
-    modern = any(key in _MODERN for key, _value in opts.order)
-    files, old_skip, delta = _operands(ctx, files, bool(opts.get("traditional")), modern)
+    traditional = bool(opts.get("traditional"))
+    files, old_skip, label = split_operands(files, traditional, _modern(opts))
+    if traditional and len(files) > 1:
+        ctx.error(f"extra operand {quote(ctx, files[1])}")
+        raise usage_fail(ctx, "compatibility mode supports at most one file")
+    delta = None if label is None or old_skip is None else label - old_skip
     if old_skip is not None:
         skip = old_skip
     addresses = _Addresses(radix, delta)
