@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..commands.encode.od import file_operands as od_file_operands
 from ..commands.options import CommandSpec, HelpRequested, OptionValueError, Parsed, UsageError, parse_args
 from ..commands.record import Effects
-from ..commands.encode.od import file_operands as od_file_operands
 from ..commands.registry import BUILTIN_TABLE
 
 Arg = str | None  # None: known only at run time
