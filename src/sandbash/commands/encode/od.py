@@ -371,7 +371,9 @@ def _old_offset(text: str) -> int | None:
     return value if value < 2**64 else None
 
 
-def split_operands(files: list[str], traditional: bool, modern: bool) -> tuple[list[str], int | None, int | None]:
+def split_operands(
+    files: list[str], traditional: bool, modern: bool
+) -> tuple[list[str], int | None, int | None]:
     """(files, bytes to skip or None, --traditional LABEL or None) from the operands as od.c reads
     them: `od FILE +N`, `od +N`, `od FILE N` (a digit: two operands), and with --traditional
     `od [FILE] OFFSET LABEL` too. `modern`: an option of _MODERN was given."""
