@@ -47,9 +47,8 @@ def __getattr__(name: str) -> "Any":
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    # (__import__ with a fromlist gives the submodule; the importlib package is not imported by a run)
+    value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
     globals()[name] = value
     return value
 

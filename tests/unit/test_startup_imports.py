@@ -85,6 +85,40 @@ def test_text_commands_import_no_dataclasses(script: str, output: str) -> None:
     assert out.stdout.splitlines() == [*output.splitlines(), "[]"]
 
 
+# what a first command does not need unless an option asks: dataclasses (~6 ms with inspect), random
+# (~3 M instructions: the run's generator is made when a command first reads ctx.rng), datetime (ls -l,
+# stat, touch -t), date's parser and zones (touch -d), the importlib package and contextlib
+FIRST_COMMAND_SPARES = (
+    *("dataclasses", "inspect", "random", "datetime", "zoneinfo", "importlib", "contextlib", "warnings"),
+    *("sandbash.commands.date", "sandbash.posix.zones"),
+)
+
+
+@pytest.mark.parametrize(
+    ("script", "output"),
+    [
+        ("cat f", "a\nb"),
+        ("grep -c a f", "1"),
+        (
+            "mkdir -p d/e && cp f d/g && mv d/g d/h && rm d/h && touch d/f && ln -s f d/l && chmod 600 d/f && ls d",
+            "e\nf\nl",
+        ),
+        ("rmdir d 2>/dev/null; wc -l < f", "2"),
+    ],
+)
+def test_a_first_command_imports_what_its_options_need_only(script: str, output: str) -> None:
+    code = (
+        "import sys; before = set(sys.modules); from sandbash import Bash; "
+        f"r = Bash().exec('printf \"a\\\\nb\\\\n\" > f; {script}'); print(r.stdout.strip()); "
+        f"names = {FIRST_COMMAND_SPARES!r}; "
+        "print(sorted({n for n in names for m in set(sys.modules) - before if m == n or m.startswith(n + '.')}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.splitlines() == [*output.splitlines(), "[]"]
+
+
 def test_option_defaults_are_argparse_defaults() -> None:
     ours = _defaults()
     theirs = _parser().parse_args([], namespace=SimpleNamespace())

@@ -74,7 +74,8 @@ class Ctx:
         "_runner",
         "_script_runner",
         "clock",
-        "rng",
+        "_rng",
+        "_rng_of",
         "extra",
         "_finder",
         "identity",
@@ -99,6 +100,7 @@ class Ctx:
         script_runner: ScriptRunner | None = None,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
+        rng_of: Callable[[], random.Random] | None = None,
         extra: dict[str, Any] | None = None,
         finder: Finder | None = None,
         identity: Identity | None = None,
@@ -118,11 +120,10 @@ class Ctx:
         self._runner = runner
         self._script_runner = script_runner
         self.clock = clock
-        if rng is None:
-            import random  # (random.py and what it imports: ~3 M instructions of a start-up that runs no command)
-
-            rng = random.Random()
-        self.rng = rng
+        # the generator (`rng`), or where to get it when a command first asks (the shell's, made on
+        # first read): random.py and what it imports are ~3 M instructions a command rarely needs
+        self._rng = rng
+        self._rng_of = rng_of
         self.extra = extra or {}
         self._finder = finder
         # the virtual user and host (id, whoami, hostname, uname), and the embedder's network grant
@@ -138,6 +139,20 @@ class Ctx:
     @property
     def cwd(self) -> str:
         return self.fs.cwd
+
+    @property
+    def rng(self) -> random.Random:
+        """The run's random generator (shuf, mktemp, temporary names): made on the first read."""
+        made = self._rng
+        if made is None:
+            if self._rng_of is not None:
+                made = self._rng_of()
+            else:
+                import random
+
+                made = random.Random()
+            self._rng = made
+        return made
 
     @property
     def limits(self) -> Limits:

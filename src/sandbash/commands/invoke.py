@@ -53,7 +53,7 @@ def invoke(
     fs: FsView,
     env: Mapping[str, str],
     caps: Capabilities,
-    rng: random.Random | None = None,
+    rng_of: Callable[[], random.Random] | None = None,
     prefix: Callable[[bool], str] = lambda with_line: "",
     label: str | None = None,
 ) -> int:
@@ -64,7 +64,8 @@ def invoke(
     `NAME: internal error (...)`, never a traceback. Limits, cancellation and the shell's own
     control flow (BaseExceptions) pass through. `prefix(with_line)` is the shell's error prefix
     (`bash: line 3: `), asked only when an error is printed; `label` names the command in those
-    lines (the program a hashed or aliased name resolved to), argv[0]'s base name by default."""
+    lines (the program a hashed or aliased name resolved to), argv[0]'s base name by default.
+    `rng_of` gives the run's random generator when the command first asks for one (Ctx.rng)."""
     base = argv[0].rsplit("/", 1)[-1] if "/" in argv[0] else argv[0]
     err = fds.get(2)
     extra: dict[str, object] = {"host": caps.host, "gate": caps.gate}
@@ -81,7 +82,7 @@ def invoke(
         runner=caps.runner,
         script_runner=caps.script_runner,
         clock=caps.clock,
-        rng=rng,
+        rng_of=rng_of,
         extra=extra,
         finder=caps.finder,
         identity=caps.identity,

@@ -1076,8 +1076,11 @@ class Executor:
             rt.host,
             rt.policy_gate,
         )
+        state = self.state
+        # (the shell's generator when the command first asks: most commands never do, and a first
+        # read imports random)
         status = invoke(
-            record, argv, self.state.fds, self.state.fs, env, caps, self.state.rng, self.sh.err_prefix, name
+            record, argv, state.fds, state.fs, env, caps, lambda: state.rng, self.sh.err_prefix, name
         )
         if rt.jobs and owns_table(self.sh):
             notify_dead_jobs(self.sh)  # bash reports jobs killed by a signal when a foreground command ends

@@ -8,8 +8,6 @@ for rg's modules.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -21,4 +19,5 @@ __all__ = sorted(_WHERE)
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    # (__import__ with a fromlist gives the submodule; the importlib package is not imported by a run)
+    return getattr(__import__(f"{__name__}.{_WHERE[name]}", fromlist=[name]), name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import math
 import unicodedata
@@ -35,6 +34,7 @@ from .config import Config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import datetime as _dt
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass
@@ -70,7 +70,7 @@ class Lister:
         self.ctx = ctx
         self.cfg = cfg
         self.fs = ctx.fs
-        self.tz: _dt.tzinfo = tz_from_env(ctx.env)
+        self.tz: _dt.tzinfo | None = None  # TZ's zone, read by the first time shown (-l)
         self.now = ctx.fs.vfs.clock()
         self.status = 0
         self.out: list[str] = []
@@ -391,9 +391,12 @@ class Lister:
     def format_time(self, ns: int) -> str:
         style = self.cfg.time_style
         t = ns / NS
-        d = to_datetime(t, self.tz)
+        tz = self.tz
+        if tz is None:  # (datetime is imported by a listing that shows a time, not by every ls)
+            tz = self.tz = tz_from_env(self.ctx.env)
+        d = to_datetime(t, tz)
         if style == "full-iso":
-            return format_full_time(ns, self.tz)
+            return format_full_time(ns, tz)
         if style == "long-iso":
             return d.strftime("%Y-%m-%d %H:%M")
         recent = self.now - 31556952 // 2 < t <= self.now

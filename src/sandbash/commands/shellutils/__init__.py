@@ -7,8 +7,6 @@ reached through the package lazily, as PEP 562 allows."""
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -87,7 +85,8 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    # (__import__ with a fromlist gives the submodule; the importlib package is not imported by a run)
+    return getattr(__import__(f"{__name__}.{home}", fromlist=[name]), name)
 
 
 __all__ = [

@@ -6,8 +6,6 @@ commands import `common` alone, so `grep` does not load cat, head or wc.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -28,4 +26,5 @@ __all__ = sorted(_WHERE)
 def __getattr__(name: str) -> Any:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    # (__import__ with a fromlist gives the submodule; the importlib package is not imported by a run)
+    return getattr(__import__(f"{__name__}.{_WHERE[name]}", fromlist=[name]), name)
