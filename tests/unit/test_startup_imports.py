@@ -87,9 +87,12 @@ def test_text_commands_import_no_dataclasses(script: str, output: str) -> None:
 
 # what a first command does not need unless an option asks: dataclasses (~6 ms with inspect), random
 # (~3 M instructions: the run's generator is made when a command first reads ctx.rng), datetime (ls -l,
-# stat, touch -t), date's parser and zones (touch -d), the importlib package and contextlib
+# stat, touch -t), date's parser and zones (touch -d), the importlib package and contextlib; and what a
+# pipeline or a subshell does not need (a fork draws no seed from a generator the system would seed; a
+# subshell's job table is a shallow copy made without the copy module)
 FIRST_COMMAND_SPARES = (
     *("dataclasses", "inspect", "random", "datetime", "zoneinfo", "importlib", "contextlib", "warnings"),
+    "copy",
     *("sandbash.commands.date", "sandbash.posix.zones"),
 )
 
@@ -104,6 +107,7 @@ FIRST_COMMAND_SPARES = (
             "e\nf\nl",
         ),
         ("rmdir d 2>/dev/null; wc -l < f", "2"),
+        ("cat f | wc -l; (echo x); y=$(echo y); echo $y; { echo z; } | cat", "2\nx\ny\nz"),
     ],
 )
 def test_a_first_command_imports_what_its_options_need_only(script: str, output: str) -> None:

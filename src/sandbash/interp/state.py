@@ -349,17 +349,16 @@ def _new_rng(seed: float | None) -> random.Random:
 class _FirstRng:
     """`ShellState.rng`, made on first read ($RANDOM, a fork, a command's Ctx, a snapshot): a shell
     that reads none of them does not import random. A non-data descriptor: once made, the generator
-    is in the instance's dict and read as a plain attribute. A lazy fork's is seeded from the seed it
-    drew from its parent at the fork (as _FORK_COPIES makes it), any other shell's from the system;
-    setdefault: two threads reading it first at once get the same one."""
+    is in the instance's dict and read as a plain attribute. A fork's is seeded from the seed it drew
+    from its parent at the fork (`rng_seed`), any other shell's (and a fork's whose parent would have
+    been seeded by the system) from the system; setdefault: two threads reading it first at once get
+    the same one."""
 
     def __get__(self, obj: ShellState | None, owner: type) -> random.Random:
         if obj is None:
             raise AttributeError("rng")
         own = obj.__dict__
-        made: random.Random = own.setdefault(
-            "rng", _new_rng(own["rng_seed"] if own.get("fork_parent") is not None else None)
-        )
+        made: random.Random = own.setdefault("rng", _new_rng(own["rng_seed"]))
         return made
 
 
@@ -423,7 +422,8 @@ class ShellState:
         # an error that ends a `set -e` shell (Shell.report_error) does not, even after a `set -e`
         # inside them
         self.builtin_ignoring_errexit = 0
-        self.rng_seed = 0.0  # a fork's seed for its own rng, drawn from its parent's at the fork
+        # a fork's seed for its own rng, drawn from its parent's at the fork (None: the system's)
+        self.rng_seed: float | None = None
         # $RANDOM: bash's own generator state (None: seed from rng on first use) and its last value
         self.rand_seed: int | None = None
         self.last_random = 0
@@ -492,6 +492,7 @@ class ShellState:
         own.update(self.__dict__)  # the scalars as they are (str, int, bool, None)
         for name in _FORK_COPIES:
             own.pop(name, None)  # (absent from a lazy parent that has not copied it either)
+        own.pop("rng", None)  # (made from rng_seed, below, on its first read: _FirstRng)
         own["fork_parent"] = self
         # copied now: what nearly every command reads (a function or a builtin? any trap?)
         own["vars"] = vars_ = self.vars.clone(lazy)
@@ -514,8 +515,11 @@ class ShellState:
         own["fds"] = dict(self.fds)
         own["subshell"] = self.subshell + 1
         own["loop_depth"] = 0
-        # drawn now, so this shell's sequence is the same whether the subshell uses its own or not
-        own["rng_seed"] = self.rng.random()
+        # drawn now, so this shell's sequence is the same whether the subshell uses its own or not; a
+        # shell whose generator is not made yet and would be seeded by the system leaves the
+        # subshell's to the system too (a pipeline's stages do not import random)
+        drawn = "rng" in self.__dict__ or self.rng_seed is not None
+        own["rng_seed"] = self.rng.random() if drawn else None
         own["rand_seed"] = None  # a subshell reseeds, as bash's does
         own["random_pin"] = None
         own["command_builtin"] = False
@@ -626,7 +630,6 @@ _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "sources": lambda p, new: list(p.sources),
     "source_lines": lambda p, new: list(p.source_lines),
     "hashed": _copy_hashed,
-    "rng": lambda p, new: _new_rng(new.rng_seed),
     "unspecial": lambda p, new: set(p.unspecial),
     "table_attrs": lambda p, new: dict(p.table_attrs),
     "dyn_values": lambda p, new: dict(p.dyn_values),
