@@ -33,6 +33,7 @@ from ..interp.jobs import (
     take_own_signals,
     take_pending,
     tell,
+    told_here,
 )
 from ..interp.state import ONE_STATUS
 from . import builtin
@@ -379,11 +380,12 @@ def _list_jobs(sh: Shell, has: Callable[[str], bool], jobs: dict[int, Job], ids:
         # bash: "[%d]%c " then, with -l, the pid as "%5d " (else one more space)
         pid = f"{job.pid:>5} " if has("l") else " "
         sh.out(f"[{jid}]{mark} {pid}{state:<24}{job.command}{'' if done else ' &'}\n")
+        if not told_here(sh, job):
+            continue  # (a `$( )`'s or pipeline stage's listing leaves its parent's jobs as they were)
         job.seen = DONE if done else RUNNING
         if done:
             job.reported = True
-            if owns_table(sh):  # (a `$( )`'s listing leaves its parent's jobs in the table)
-                tell(sh, job)
+            tell(sh, job)
 
 
 def _jobs_execute(sh: Shell, letters: str, args: list[str]) -> int:

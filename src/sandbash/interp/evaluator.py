@@ -15,7 +15,7 @@ from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .calls import call_function
 from .control import AbortCommand, ErrexitTriggered, ExitShell, LoopControl
-from .jobs import child_exited, fresh_table, release_ended, report_death, sole_command
+from .jobs import child_exited, cleanup_dead_jobs, fresh_table, release_ended, report_death, sole_command
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .variables import NOT_PLAIN, AssignError, valid_ref_target
 
@@ -246,6 +246,7 @@ class Evaluator:
         run_cond = self.body_code(node.cond)
         run_body = self.body_code(node.body)
         until = node.until
+        rt = self.sh.rt
         with self.loop_frame() as loop:
             n = 0  # (the step count: see LoopFrame)
             stop = loop.stop
@@ -264,6 +265,8 @@ class Evaluator:
                         continue
                     finally:
                         st.errexit_ignored -= 1
+                        if rt.reap:  # (the jobs told about, after each test: bash's REAP)
+                            cleanup_dead_jobs(self.sh)
                     if (cond == 0) == until:
                         break
                     try:
@@ -293,6 +296,7 @@ class Evaluator:
         # an existing plain variable takes each word without set_var's tests (store_plain: not a
         # nameref, no attribute but -x, set -a off); any other the general way below
         store_plain = self.va.store_plain if name not in NOT_PLAIN else None
+        rt = self.sh.rt
         with self.loop_frame(held) as loop:
             n = 0  # (the step count: see LoopFrame)
             stop = loop.stop
@@ -331,6 +335,9 @@ class Evaluator:
                         status = loop.caught(e)
                         if e.breaks:
                             break
+                    finally:
+                        if rt.reap:  # (the jobs told about, after each step: bash's REAP)
+                            cleanup_dead_jobs(self.sh)
             finally:
                 loop.count = n
         st.last_status = status
@@ -393,6 +400,7 @@ class Evaluator:
         step_value = self._arith_value(node.step)
         opts = st.opts
         mode = st.run_mode
+        rt = sh.rt
         # a literal condition or step is evaluated here as sh.arith_eval does (its compiled function
         # by its text, run with the shared evaluator): two frames fewer a part; any
         # other case (not yet compiled, a nested evaluation, a part to expand) goes through
@@ -433,6 +441,8 @@ class Evaluator:
                     if cond is None:
                         status = 1
                         break
+                    if rt.reap:  # (the jobs told about, after each test: bash's REAP)
+                        cleanup_dead_jobs(sh)
                     if cond == 0:
                         break
                     sh.arith_cmd = ""

@@ -41,7 +41,6 @@ from .jobs import (
     exec_tail,
     notify_dead_jobs,
     one_shot_now,
-    owns_table,
     release_ended,
     report_death,
     take_signals,
@@ -1082,7 +1081,7 @@ class Executor:
         status = invoke(
             record, argv, state.fds, state.fs, env, caps, lambda: state.rng, self.sh.err_prefix, name
         )
-        if rt.jobs and owns_table(self.sh):
+        if rt.jobs:
             notify_dead_jobs(self.sh)  # bash reports jobs killed by a signal when a foreground command ends
         if self.sh.pr.coproc is not None:
             self.sh.pr.reap_coproc()

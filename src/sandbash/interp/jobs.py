@@ -157,16 +157,19 @@ def notify_dead_jobs(sh: Shell) -> None:
     a signal killed meanwhile (counting them as told), then deletes the finished jobs it has told
     about. In a script read from a file or standard input, a job that finished on its own stays
     until `wait` or `jobs` tells of it (jobs.c's notify_of_job_status keeps its status); `bash -c`
-    counts every finished job as told."""
+    counts every finished job as told, and a `$( )` every one but its last (`$!`)."""
     script = sh.state.mode != "c"
+    comsub = sh.subst_depth
     for job in list(sh.rt.jobs.values()):
-        if not job.done.is_set():
+        if not job.done.is_set() or not told_here(sh, job):
             continue
         if job.signal and not job.reported:
             notify(sh, job)
-            if job.signal not in _QUIET:
+            tell(sh, job)  # (reported or not: jobs.c marks every job a signal killed notified)
+        if comsub:
+            if job.pid != sh.state.last_bg:
                 tell(sh, job)
-        if not script:
+        elif not script:
             tell(sh, job)
     cleanup_dead_jobs(sh)
 
@@ -179,13 +182,17 @@ _SAVED_STATUSES = 1024
 def tell(sh: Shell, job: Job) -> None:
     """`job` was waited for or listed (bash's J_NOTIFIED): once it has finished it is deleted
     from the table at the shell's next clean-up (cleanup_dead_jobs); `wait PID` still gives its
-    status after that. `bash -c` deletes it at once, as does a `$( )` that shares its parent's
-    table (a job it started is its own)."""
+    status after that. `bash -c` deletes it at once (not in a `$( )`). A `$( )` or pipeline
+    stage sharing its parent's table tells of the jobs it started only: it leaves its parent's
+    as they are (in bash it told a copy of them)."""
+    if not told_here(sh, job):
+        return
     job.seen = DONE
     if not job.done.is_set():
         return
     rt = sh.rt
-    if (sh.state.mode == "c" or not owns_table(sh)) and rt.jobs.get(job.jid) is job:
+    rt.reap = True
+    if sh.state.mode == "c" and not sh.subst_depth and rt.jobs.get(job.jid) is job:
         del rt.jobs[job.jid]
     saved = rt.reaped
     saved.pop(job.pid, None)
@@ -198,10 +205,15 @@ def cleanup_dead_jobs(sh: Shell) -> None:
     """Delete the finished jobs told about (bash does so as it reads a line, forks, waits for a
     foreground command or lists the jobs): their numbers are free again, `%N` no longer names
     them. Finished jobs not told about past _SAVED_STATUSES are told about, oldest first."""
-    jobs = sh.rt.jobs
-    if not jobs or not owns_table(sh):
+    rt = sh.rt
+    jobs = rt.jobs
+    if not jobs:
         return
-    dead = [job for job in jobs.values() if job.done.is_set()]
+    if owns_table(sh):
+        rt.reap = False
+        dead = [job for job in jobs.values() if job.done.is_set()]
+    else:  # (a `$( )` or pipeline stage: the jobs it started, not its parent's)
+        dead = [job for job in jobs.values() if job.done.is_set() and job.starter is sh]
     for job in dead[: max(0, len(dead) - _SAVED_STATUSES)]:
         tell(sh, job)
     for job in dead:
@@ -221,8 +233,15 @@ def fresh_table(sh: Shell) -> None:
     rt.__dict__.update(sh.rt.__dict__)
     rt.jobs = {}
     rt.reaped = {}
+    rt.reap = False
     rt.table_owner = sh
     sh.rt = rt
+
+
+def told_here(sh: Shell, job: Job) -> bool:
+    """Whether telling `sh` of `job` marks the job: not when `sh` is a `$( )` or pipeline stage
+    sharing its parent's table and `job` is its parent's (in bash it told a copy of it)."""
+    return job.starter is sh or owns_table(sh)
 
 
 def owns_table(sh: Shell) -> bool:

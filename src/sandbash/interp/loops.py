@@ -11,6 +11,7 @@ from ..expand.env import ExpansionError
 from ..limits import Budget, LimitExceeded, LimitKind
 from ..syntax import ast as A
 from .control import BreakLoop, ExitShell, LoopControl
+from .jobs import cleanup_dead_jobs
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -208,6 +209,9 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
                 status = loop.caught(e)
                 if e.breaks:
                     break
+            finally:
+                if rt.reap:  # (the jobs told about, after each step: bash's REAP)
+                    cleanup_dead_jobs(sh)
     st.last_status = status
     return status
 

@@ -740,7 +740,7 @@ class Processes:
         child.state.bashpid = pid
         jid = next_job_number(rt.jobs)
         job_budget = JobBudget(rt.budget)
-        job = Job(jid, pid, None, command, budget=job_budget)
+        job = Job(jid, pid, None, command, budget=job_budget, starter=self.sh)
         child.rt = rt.with_budget(job_budget)
         child.job_shell = True
         fresh_table(child)

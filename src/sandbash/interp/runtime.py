@@ -66,6 +66,9 @@ class Job:
     # what `kill` acts on (the job's own budget) and the signal that ended the job, if one did
     budget: JobBudget | None = None
     signal: int = 0
+    # the shell whose `&` started it: a `$( )` or pipeline stage sharing its parent's table
+    # tells of its own jobs, never of its parent's (those are a forked child's copies in bash)
+    starter: object = None
 
     def wait(self, budget: Budget, step: float = 0.05, until: float | None = None) -> bool:
         """Block until the job is done (True) or the monotonic time `until` has come (False),
@@ -172,6 +175,10 @@ class Runtime:
         self.alias_parses: ParseCache | None = None
         self.jobs: dict[int, Job] = {}
         self.reaped: dict[int, int] = {}  # pid -> status of jobs gone from the table (`wait PID`)
+        # a finished job was told about: bash's loops delete it after their next step (the body
+        # of `for` and `select`, the test of `while` and `for ((;;))`: execute_cmd.c's REAP), so
+        # the loops call jobs.cleanup_dead_jobs while this is set
+        self.reap = False
         # every job of the run still running, by pid, whichever shell's table it is in (shared
         # by a subshell's copy): what `kill PID` reaches and the run's end waits for
         self.live: dict[int, Job] = {}
