@@ -18,6 +18,7 @@ from sandbash import Bash, ExecutionLimitError, Limits, Session
 from sandbash.commands.context import Ctx
 from sandbash.custom import command
 from sandbash.limits import Budget, LimitExceeded
+from sandbash.shvars.arrays import ELEMENT_OVERHEAD
 from sandbash.shvars.vars import source_size
 from sandbash.stdio.pipe import Pipe
 from sandbash.stdio.streams import BytesReader
@@ -312,6 +313,39 @@ def test_read_keeps_the_account_exact(sess: Session, loop: str) -> None:
     for _ in range(3):
         sess.exec(loop)
         sess.exec("unset a b c f l REPLY; unset -f g")
+        assert held(sess) == base
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        # the compiled `a+=(...)` of an indexed array without attributes (arrayassign's appender):
+        # literal, quoted, split and several words, wide text, sparse, exported, a function's local
+        "a=(); for ((i=0; i<300; i++)); do a+=(x); done",
+        'a=(); v=é; for ((i=0; i<300; i++)); do a+=("$v$i"); done',
+        "a=(); v='p q  r'; for ((i=0; i<300; i++)); do a+=($v lit \"$i\"); done",
+        "a=([7]=s); for ((i=0; i<300; i++)); do a+=(n$i); a+=(); done",
+        "declare -ax a=(x); for ((i=0; i<300; i++)); do a+=($i); done",
+        "g() { local -a a=(1); local i; for ((i=0; i<300; i++)); do a+=(é$i); done; }; g",
+        # the general way it falls back to: a new array, a scalar, -u, a changed array
+        "for ((i=0; i<300; i++)); do a+=(y); done",
+        "a=s; for ((i=0; i<300; i++)); do a+=(y); done",
+        "declare -u a; for ((i=0; i<300; i++)); do a+=(y); done",
+        "a=(); for ((i=0; i<300; i++)); do a+=($((a[i*2]=i))); done",
+        # element stores whose subscript is one parameter (Variables.element_setter)
+        "a=(); for ((i=0; i<300; i++)); do a[${#a[@]}]=é$i; done",
+        'a=(); for ((i=0; i<300; i++)); do a[$i]=x; a[$i]+="$i"; done',
+        "a=([500]=z); for ((i=0; i<300; i++)); do a[${#a[*]}]=x$i; done",
+    ],
+)
+def test_array_stores_keep_the_account_exact(sess: Session, loop: str) -> None:
+    sess.exec("y=1; unset a i v")
+    base = held(sess)
+    for _ in range(3):
+        sess.exec(loop)
+        if not loop.startswith("g()"):  # (a function's local array is given back as it returns)
+            assert held(sess) - base >= 300 * ELEMENT_OVERHEAD  # (every element charged its overhead)
+        sess.exec("unset a i v; unset -f g")
         assert held(sess) == base
 
 

@@ -7,7 +7,9 @@ becomes a closure that does the same in the same order with each word's expansio
 (the steps Compiler._argv_fn would choose for an argument) and stores through
 Variables.push_values; an associative array or a nameref (decided before the words expand, as
 expand_assignment decides it), and every other variable (new, readonly, -i, special), take the
-general way at that point.
+general way at that point. `name+=(words)` of an existing indexed array without attributes
+beyond -a/-x is one closure (_appender): the prologue, the lookup, the words, the element count,
+the memory charge and the store, without the calls between them.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from ..expand.env import ExpansionError
 from ..expand.segments import EXP
 from ..expand.stringfn import _arith_of, dq_param_step, unquoted_param_step
 from ..expand.words import literal_text
-from ..shvars.arrays import AssocArray
-from ..shvars.vars import ASSOC, NAMEREF
+from ..shvars.arrays import AssocArray, IndexedArray, elements_bytes
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, NAMEREF, NOASSIGN
 from ..syntax import ast as A
+from .state import ONE_STATUS
+from .steps import assignment_changed
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -81,7 +85,103 @@ def array_assign(comp: Compiler, cmd: A.SimpleCommand, slow: Code) -> Code:
             return status
         return assigned(mark)  # (`$_` emptied, a command substitution's status, set -e)
 
-    return comp.assignment(cmd, array_words, slow)
+    if not append or name in NOASSIGN:
+        return comp.assignment(cmd, array_words, slow)
+    return _appender(comp, cmd, steps, array_words, slow)
+
+
+def _appender(
+    comp: Compiler,
+    cmd: A.SimpleCommand,
+    steps: tuple[str | Step, ...],
+    general: Callable[[int], int],
+    slow: Code,
+) -> Code:
+    """`name+=(words)` whose name finds an indexed array without attributes beyond -a/-x:
+    Compiler.assignment's prologue, the words, Variables.push_values' append and what
+    Executor.assigned does after it, in one closure (the variable found once, its scope's
+    charge and the element count checked before anything is stored). Any other variable
+    (none, a scalar, assoc, nameref, readonly, -i/-l/-u...): `general`, array_words's way."""
+    ex = comp.ev.ex
+    st = ex.state
+    mode = st.run_mode  # (never another: the state's own, see runmode.py)
+    sh = ex.sh
+    procs = ex.pr.procsubs
+    line = cmd.line
+    name = cmd.assigns[0].name
+    begin_argv = ex.expander.begin_argv
+    push = ex.va.push_values
+    set_array = ex.va.set_array
+    check_array = sh.check_array
+    failed = ex.assign_failed
+    assigned = ex.assigned
+    one = steps[0] if len(steps) == 1 else None
+    # `a+=(word)`: a list that is never changed (extend reads it) and what it costs
+    literal = [one] if type(one) is str else None
+    literal_bytes = elements_bytes(literal) if literal is not None else 0
+    zero = ONE_STATUS[0]
+
+    def append_words() -> int:
+        if not mode.plain and assignment_changed(st):
+            return slow()
+        rt = sh.rt
+        st.line = line
+        if not st.in_trap:
+            sh.current_command = cmd
+        budget = rt.budget  # (Budget.command inline)
+        budget.commands += 1
+        if budget.commands >= budget.command_stop:
+            budget.command_slow()
+        ex.last_cmdsub_status = None
+        mark = len(procs)
+        vars_ = st.vars
+        i, var = vars_.find_scope(name)
+        if var is None or var.attrs & ~(ARRAY | EXPORT) or type(var.value) is not IndexedArray:
+            return general(mark)
+        begin_argv()  # (as array_words)
+        try:
+            if literal is not None:
+                values = literal
+                n = literal_bytes
+                arr = var.value
+            else:
+                values = []
+                if one is not None:
+                    one(values)  # type: ignore[operator]
+                else:
+                    for step in steps:
+                        if type(step) is str:
+                            values.append(step)
+                        else:
+                            step(values)  # type: ignore[operator]
+                n = elements_bytes(values)
+                arr = var.value
+                if type(arr) is not IndexedArray or var.attrs & ~(ARRAY | EXPORT):
+                    # (what an expansion of the words made of it: push_values decides again)
+                    if not push(name, values, True):
+                        set_array(name, [(None, v, False) for v in values], append=True)
+                    values = []
+            if values:
+                count = len(arr) + len(values)
+                if count > rt.limits.max_array_elements:
+                    check_array(count)
+                vars_.charge(vars_.scopes[i], n)
+                arr.extend(values, n)
+                var.attrs |= ARRAY
+        except (ExpansionError, ArithError, AssignError) as e:
+            status = failed(e)  # (what _assignments_only does with them)
+            st.last_arg = ""
+            if len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+            return status
+        if ex.last_cmdsub_status or len(procs) > mark:
+            return assigned(mark)  # (a status to give, process substitutions to close)
+        st.last_arg = ""  # (as assigned(): `$_` emptied, status 0)
+        st.last_status = 0
+        st.pipestatus = zero
+        return 0
+
+    return append_words
 
 
 def _step(ex: Expander, w: A.Word) -> str | Step:

@@ -10,7 +10,7 @@ from ..expand.arith import ArithError
 from ..expand.arithops import wrap
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
-from ..shvars.arrays import ALIAS_BUCKETS, ELEMENT_OVERHEAD, FILENAME_BUCKETS, AssocArray, IndexedArray
+from ..shvars.arrays import ALIAS_BUCKETS, FILENAME_BUCKETS, AssocArray, IndexedArray, elements_bytes
 from ..shvars.vars import (
     ARRAY,
     ASSOC,
@@ -1429,13 +1429,9 @@ class Variables:
             return False
         if append:
             self.sh.check_array(len(arr) + len(values))
-            n = ELEMENT_OVERHEAD * len(values)
-            for v in values:
-                n += len(v) if v.isascii() else 4 * len(v)
+            n = elements_bytes(values)
             _charge(vars_, vars_.scopes[i], n)
-            add = arr.append
-            for v in values:
-                add(v)
+            arr.extend(values, n)
         else:
             new = IndexedArray(values)
             self.sh.check_array(len(new))

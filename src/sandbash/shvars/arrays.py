@@ -23,6 +23,14 @@ def text_bytes(value: str) -> int:
     return len(value) if value.isascii() else 4 * len(value)
 
 
+def elements_bytes(values: list[str]) -> int:
+    """What storing `values` as new elements adds to `nbytes` (text_bytes and ELEMENT_OVERHEAD each)."""
+    n = ELEMENT_OVERHEAD * len(values)
+    for v in values:
+        n += len(v) if v.isascii() else 4 * len(v)
+    return n
+
+
 class IndexedArray:
     __slots__ = ("_d", "_ordered", "_max", "nbytes")
 
@@ -79,6 +87,17 @@ class IndexedArray:
         self._max += 1
         self._d[self._max] = value
         self.nbytes += text_bytes(value) + ELEMENT_OVERHEAD
+
+    def extend(self, values: list[str], nbytes: int) -> None:
+        """`values` after the highest index (`a+=(x y)`); `nbytes` is elements_bytes(values),
+        which the caller charged before."""
+        d = self._d
+        top = self._max
+        for v in values:
+            top += 1
+            d[top] = v
+        self._max = top
+        self.nbytes += nbytes
 
     def unset(self, index: int) -> None:
         d = self._d

@@ -512,7 +512,11 @@ class VarStore:
     def charge(self, scope: Scope, n: int) -> None:
         """Charge `n` bytes (negative: release) held in `scope`, before storing them."""
         acct = self.acct
-        acct.add(n)
+        held = acct.held + n
+        if held >= 0 and acct.charged - TWO_GRAINS <= held <= acct.charged:
+            acct.held = held  # (MemAccount.add's common case: within the grains already charged)
+        else:
+            acct.add(n)
         scope.size += n
         if scope.acct is not acct:
             scope.acct = acct

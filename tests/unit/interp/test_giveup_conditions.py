@@ -2,7 +2,7 @@
 
 Each compiled closure (interp/compiler.py: simple, assignment, scalar, element, return_cmd,
 local_cmd, arith_cmd, cond_cmd, case_cmd; interp/fastbuiltins.py: plain_builtin, the `let` and
-`test`/`[` closures; interp/arrayassign.py through assignment) tests at every run whether
+`test`/`[` closures; interp/arrayassign.py: append_words, and through assignment) tests at every run whether
 something changes how a command runs: set -n/-k/-x, traps, a signal from another shell of the
 run, gates (a policy, an audit), exec(args=...). The tests are inlined copies that differ on
 purpose (an assignment has no words for set -k or exec(args=...) to act on; `(( ))` and `[[ ]]`
@@ -49,7 +49,8 @@ KINDS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "scalar": ("", f"x=$i{SEEN}", (), "scalar"),
     "element": ("", f"a[$i]=v$i{SEEN}", (), "element"),
     "assignments": ("", f"p=$i q=$((i * 2)){SEEN}", (), "assignment"),
-    "array-words": ("", f"a+=(x$i {SEEN}y)", (), "assignment"),
+    "array-words": ("", f"a=(x$i {SEEN}y)", (), "assignment"),
+    "array-append": ("a=()", f"a+=(x$i {SEEN}y)", (), "append_words"),
     "arith": ("n=0", "(( n += 6/(2-i) ))", (), "arith_cmd"),
     "cond": ("", f"[[ $i{SEEN} == 2 ]]", (), "cond_cmd"),
     "case": ("", f"case $i{SEEN} in 2) x=two;; *) x=other;; esac", (), "case_cmd"),
