@@ -123,6 +123,33 @@ def test_a_first_command_imports_what_its_options_need_only(script: str, output:
     assert out.stdout.splitlines() == [*output.splitlines(), "[]"]
 
 
+# a loop's first compile imports read's fast paths only for a body that reads; the builtins' option
+# parser and `exit`/`shift` read numbers without test's expressions (posix.number_text)
+LOOP_SPARES = ("sandbash.interp.fastread", "sandbash.posix.readfields", "sandbash.posix.testexpr")
+
+
+@pytest.mark.parametrize(
+    ("script", "output", "spared"),
+    [
+        ("for i in 1 2; do echo $i; done", "1\n2", LOOP_SPARES),
+        ("f() { local v=$1; echo $v; }; f a; export X=1; set -- a b; shift; echo $1", "a\nb", LOOP_SPARES),
+        ("while read -r a; do echo $a; done <<< x; exit 3", "x", LOOP_SPARES[2:]),
+    ],
+)
+def test_a_loop_or_a_builtin_imports_only_the_helpers_it_uses(
+    script: str, output: str, spared: tuple[str, ...]
+) -> None:
+    code = (
+        "import sys; before = set(sys.modules); from sandbash import Bash; "
+        f"r = Bash().exec({script!r}); print(r.stdout.strip()); "
+        f"print(sorted(m for m in {spared!r} if m in sys.modules and m not in before))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.splitlines() == [*output.splitlines(), "[]"]
+
+
 def test_option_defaults_are_argparse_defaults() -> None:
     ours = _defaults()
     theirs = _parser().parse_args([], namespace=SimpleNamespace())

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..posix.testexpr import number_text
+from ..posix import number_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from ..interp.redirects import dev_fd
 from ..interp.state import init_bash_argv, pop_args, push_args
 from ..interp.variables import hash_entry
 from ..limits import LimitExceeded, LimitKind
+from ..posix import number_text
 from ..posix.signals import NAMES as SIGNAL_NAMES
-from ..posix.testexpr import number_text
 from ..shvars.arrays import IndexedArray
 from ..syntax.escapes import printable_name
 from ..syntax.reserved import RESERVED as _RESERVED

@@ -323,7 +323,7 @@ def call_failed(ev: Evaluator, e: AssignError, argv: list[str], mark: int) -> in
 
 def funcnest(text: str) -> int:
     """FUNCNEST as bash's sv_funcnest reads it: a decimal number, anything else (or 0) is no limit."""
-    from ..posix.testexpr import number_text  # (only when FUNCNEST is set)
+    from ..posix import number_text  # (only when FUNCNEST is set)
 
     s = number_text(text)
     body = s[1:] if s[:1] in "+-" and s else s

@@ -63,7 +63,6 @@ from .calls import call_failed, call_function, direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin, plain_builtin
-from .fastread import herestring_read, read_code
 from .state import ONE_STATUS
 from .steps import _traced
 from .steps import assignment_changed as _assignment_changed
@@ -679,20 +678,17 @@ class Compiler:
                 return no_words(cmd, mark)
 
             return self.assignment(cmd, assignments_only, slow)
-        if (
-            plan.name == "read"
-            and argv_fn is not None
-            and (code := read_code(self, cmd, argv_fn, slow, _literal_word))
-        ):
-            return code  # `while IFS= read -r line`, `while IFS=, read -r a b c`, `read -ra f`
-        if (
-            cmd.assigns
-            and plan.name == "read"
-            and argv_fn is not None
-            and (redirected := herestring_read(ex, cmd, _literal_word)) is not None
-        ):
-            # `IFS=, read ... <<< "$line"`
-            return plain_builtin(self, cmd, "read", argv_fn, slow, _literal_word, redirected)
+        redirected = None  # `read ... <<< WORD`'s runner (fastread.py), given to its closure
+        if plan.name == "read" and argv_fn is not None:
+            # (fastread.py and read's field splitter: imported by a body that reads, not by every loop)
+            from .fastread import herestring_read, read_code
+
+            if code := read_code(self, cmd, argv_fn, slow, _literal_word):
+                return code  # `while IFS= read -r line`, `while IFS=, read -r a b c`, `read -ra f`
+            # `IFS=, read ... <<< "$line"`; without an assignment, a builtin's closure below
+            redirected = herestring_read(ex, cmd, _literal_word)
+            if cmd.assigns and redirected is not None:
+                return plain_builtin(self, cmd, "read", argv_fn, slow, _literal_word, redirected)
         if cmd.assigns or argv_fn is None or (cmd.redirs and plan.name in (None, "return", "local", "exec")):
             return slow
         if plan.name == "return":
@@ -701,7 +697,6 @@ class Compiler:
             return local
         if plan.name is not None and plan.name != "exec" and is_builtin(plan.name):
             # (without the dispatch; `read ... <<< WORD` without the here-string's stream)
-            redirected = herestring_read(ex, cmd, _literal_word) if plan.name == "read" else None
             return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word, redirected)
         if cmd.redirs:
             return slow

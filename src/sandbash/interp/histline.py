@@ -70,7 +70,7 @@ def history_line(text: str) -> str:
 def histsize(value: str | None) -> int | None:
     """HISTSIZE as bash reads it: a decimal number from 0 up (blanks and a `+` allowed, as
     legal_number); anything else (unset, negative, not a number) leaves the list unbounded."""
-    from ..posix.testexpr import number_text  # (only when HISTSIZE is set)
+    from ..posix import number_text  # (only when HISTSIZE is set)
 
     text = number_text(value or "")
     body = text[1:] if text[:1] in ("+", "-") else text

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from ..syntax.testops import BINARY_TESTS, UNARY_TESTS
 from ..vfs.base import Stat
+from . import number_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,12 +122,6 @@ INT_OPS: dict[str, Callable[[int, int], bool]] = {
 
 def collate(s: str) -> bytes:
     return s.encode("utf-8", "surrogateescape")
-
-
-def number_text(s: str) -> str:
-    """The part of `s` bash's legal_number reads as a number: strtoimax skips leading C-locale
-    spaces (a newline, \r, \v or \f too), then only blanks (space, tab) may follow the digits."""
-    return s.lstrip(" \t\n\v\f\r").rstrip(" \t")
 
 
 def integer(s: str) -> int:
