@@ -234,6 +234,14 @@ SAME: list[tuple[list[str], str]] = [
     (["-n", "-c", "[.[]?] as [$a] | $a"], ""),
     (["-n", "-c", "2 as [$a] ?// $b | [$a, $b]"], ""),
     (["-n", "-c", '"x" | ascii_downcase as $v | {($v): 1}'], ""),
+    # *_by with keys that are no plain strings or numbers (booleans, null, arrays, objects, several
+    # outputs): each element's key is its own, never a key made for another element
+    (["-c", "group_by(.m)"], '[{"m":true,"a":1},{"m":false,"a":2},{"m":true,"a":3},{"m":null}]'),
+    (["-c", "sort_by(.m)"], '[{"m":true,"a":1},{"m":false,"a":2},{"m":null,"a":3},{"m":false,"a":4}]'),
+    (["-c", "unique_by(.m), min_by(.m), max_by(.m)"], '[{"m":true},{"m":false},{"m":null},{"m":false}]'),
+    (["-c", "group_by(.)"], "[false,true,null,false,[1],{},[1],{}]"),
+    (["-c", "sort_by(.a, [.b])"], '[{"a":1,"b":2},{"a":1,"b":1},{"a":0,"b":3},{"a":0,"b":false}]'),
+    (["-c", "sort_by([.b]), unique_by({b})"], '[{"b":2},{"b":true},{"b":null},{"b":true},{"b":[0]}]'),
 ]
 
 # fixed expectations: jq 1.7 behaviour that jq 1.6 does not have (argv, stdin, stdout, status)

@@ -123,7 +123,7 @@ class FSortBy(F):
             raise type_error2(v, keys, f"cannot be {what}")
         env[2].checkpoint(1 + len(v))
         f = self.f
-        memo: dict[int, Any] = {}  # (parts shared between the keys are keyed once)
+        memo: dict[int, tuple[Any, Any]] = {}  # (parts shared between the keys are keyed once)
         mem = env[2].mem
         # the keys are live while they are made (`sort_by("x" * 900000)`: a measurement counts them)
         if f.single:

@@ -76,7 +76,7 @@ def _sort(v: Any) -> Any:
         raise type_error(v, "cannot be sorted, as it is not an array")
     if simple_keys(v):
         return sorted(v)
-    memo: dict[int, Any] = {}  # parts shared between elements keyed once too
+    memo: dict[int, tuple[Any, Any]] = {}  # parts shared between elements keyed once too
     return sorted(v, key=lambda x: sort_key(x, memo))
 
 
@@ -86,7 +86,7 @@ def _unique(v: Any) -> Any:
         raise type_error2(v, [[x] for x in iterate(v)], "cannot be sorted, as they are not both arrays")
     out: list[Any] = []
     prev: Any = None
-    memo: dict[int, Any] = {}
+    memo: dict[int, tuple[Any, Any]] = {}
     for x in sorted(v, key=lambda x: sort_key(x, memo)):
         k = sort_key(x, memo)
         if not out or k != prev:

@@ -171,7 +171,7 @@ def simple_keys(xs: list[Any]) -> bool:
     return all((type(x) is int or type(x) is float) and x == x for x in xs)
 
 
-def sort_key(x: Any, memo: dict[int, Any] | None = None) -> Any:
+def sort_key(x: Any, memo: dict[int, tuple[Any, Any]] | None = None) -> Any:
     """A Python key that orders values as `compare` does. A part shared within the value (the same
     array or object) gets one key object, made once (`memo`), so a value of shared parts costs what
     its parts do, and comparing two keys skips the identical parts."""
@@ -188,16 +188,19 @@ def sort_key(x: Any, memo: dict[int, Any] | None = None) -> Any:
         return (2,) if x else (1,)
     if memo is None:
         memo = {}
-    key = memo.get(id(x))
-    if key is not None:
-        return key
+    held = memo.get(id(x))
+    if held is not None:
+        return held[1]
     _walk_tick(64)
+    key: tuple[Any, ...]
     if t is list:
         key = (5, [sort_key(v, memo) for v in x])
     else:
         keys = sorted(x)
         key = (6, keys, [sort_key(x[k], memo) for k in keys])
-    memo[id(x)] = key  # (x lives as long as the call: its id is not reused under it)
+    # the memo holds x too: a value made for the call (`sort_by([.a])`'s arrays, the caller's `[k]`)
+    # would otherwise die after its key is made, and the next one could take its id and its key
+    memo[id(x)] = (x, key)
     return key
 
 
