@@ -730,6 +730,10 @@ class Executor:
         for tname, tvar in temp.items():
             if tvar.value is None:
                 continue
+            if isinstance(tvar.value, str) and self.va.is_dynamic(tname):
+                # (its binding was a plain value: now it seeds or offsets the variable)
+                self.va.set_var(tname, tvar.value)
+                continue
             i, target = vars_.find_scope(tname)
             if target is not None:
                 scope = vars_.scopes[i]

@@ -495,11 +495,17 @@ class Variables:
     # ------------------------------------------------------------ lookup
 
     def _function_local(self, name: str, var: Var) -> bool:
-        """Whether `var` is a local some function declared (`local RANDOM`): an ordinary variable,
-        even for the names bash computes when they are read."""
+        """Whether `var` is a local some function declared (`local RANDOM`) or a temporary binding
+        (`RANDOM=5 eval ...`, `SECONDS=9 f`: bash's assign_in_env makes a plain variable of the
+        temporary environment): an ordinary variable, even for the names bash computes when they
+        are read."""
         for scope in reversed(self.state.vars.scopes):
             if scope.get(name) is var:
-                return scope.func and name in scope.locals
+                if scope.temp:
+                    return True
+                return scope.func and (
+                    name in scope.locals or bool(scope.tempvars and name in scope.tempvars)
+                )
         return False
 
     def _pipestatus_shown(self, var: Var) -> bool:
@@ -1133,7 +1139,9 @@ class Variables:
             if not var.value:
                 raise AssignError("`': not a valid identifier", named=True)  # `declare -n r; r[0]=x`
             self.drop_nameref(name, var)  # a chain that ends at an element of a reference
-        ordinary = var is not None and name in _STAYS_DYNAMIC and self._function_local(name, var)
+        ordinary = name in _STAYS_DYNAMIC and (
+            target_scope.temp or (var is not None and self._function_local(name, var))
+        )
         if not ordinary:  # (`local SECONDS=10` is a plain variable: the shell's clock is not reset)
             self._special_assign(name, value)
         self.sh.check_string(len(value))
