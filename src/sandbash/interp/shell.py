@@ -124,6 +124,14 @@ _TRAP_SOURCES = {
 }
 
 
+class ReadFailed(str):
+    """The subscript of a read-modify-write that named no element (a negative index before the
+    start of the array): reported as it was evaluated, read as unset, and evaluated again by the
+    store, as bash does (`(( a[i++ - 10] += 1 ))` counts i up twice)."""
+
+    __slots__ = ()
+
+
 class Shell:
     # The facade (_FACADE): each name is its part's own bound method, made on first use. A shell is
     # forked for every $(...), and most forks need none of them (measured: binding all eleven at
@@ -735,6 +743,8 @@ class Shell:
             return None
         if type(val) is IndexedArray and plain_index(sub):
             return val.get(int(sub))  # (a plain decimal index, as `a[k%3]++` reads it: eval_index's value)
+        if type(sub) is ReadFailed:
+            return None  # (reported as arith_index evaluated it)
         try:
             # evaluated even when the array is unset, as bash does
             index = self.eval_index(sub, val if isinstance(val, IndexedArray) else None, arith=True)
@@ -783,7 +793,8 @@ class Shell:
         except EmptySubscript:
             return ""  # reported where it is read; the assignment is refused (arith_set)
         except AssignError:
-            return sub  # reported where it is read, as before
+            self.report_error(f"{name}: bad array subscript")  # (the read's report)
+            return ReadFailed(sub)
 
     def arith_element(self, name: str, sub: str) -> tuple[IndexedArray, int] | str:
         """`h[i%10] += 1`'s subscript (text with nothing to expand: arithgen._plain_sub) evaluated
@@ -804,7 +815,8 @@ class Shell:
                 if index < 0:
                     index += arr.max_index() + 1
                     if index < 0:
-                        return sub  # (arith_index's: reported where it is read)
+                        self.report_error(f"{name}: bad array subscript")  # (the read's report)
+                        return ReadFailed(sub)
                 return arr, index
         return self.arith_index(name, sub)
 
