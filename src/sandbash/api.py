@@ -33,7 +33,7 @@ from .limits import (
     Limits,
 )
 from .result import ExecResult as ExecResult  # re-exported: its public home stays sandbash.api
-from .shvars.vars import params_size
+from .shvars.vars import Params, params_size
 from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
 from .vfs.base import Backend
@@ -652,7 +652,8 @@ class Session:
         table and completions, as charged, and its positional parameters): what
         `max_session_memory` bounds."""
         st = self.shell.state
-        return st.vars.held() + params_size(st.positional)
+        pos = st.positional  # (charged to the account when the shell made it: Params)
+        return st.vars.held() + (0 if type(pos) is Params else params_size(pos))
 
     def _drop_if_over(self) -> bool:
         """Start over with a fresh shell in the same directory when the session holds more than

@@ -184,7 +184,7 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
         if st.shopts["shift_verbose"]:  # (on in POSIX mode, unless turned off there)
             sh.builtin_error("shift", f"{first[0]}: shift count out of range")
         return 1
-    st.positional = st.positional[n:]
+    st.shift_positional(n)
     st.args_version += 1
     return 0
 
@@ -381,8 +381,12 @@ def _source_text(sh: Shell, name: str, args: list[str], data: bytes) -> int:
                 _source_return_trap(sh, status)
         finally:
             # bash keeps what a `set` outside functions gave the file, when `.` runs outside functions
-            if len(args) > 1 and not (st.args_set_top != set_top and not st.frames):
-                st.positional = saved_positional
+            if len(args) > 1:
+                if st.args_set_top != set_top and not st.frames:
+                    st.drop_positional(saved_positional)
+                else:
+                    st.drop_positional(st.positional)
+                    st.positional = saved_positional
     return status
 
 

@@ -1167,10 +1167,10 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
             st.opts["verbose"] = False
         args = args[1:]
         if args:
-            st.positional = args
+            st.set_positional(args)
         st.args_version += 1
     elif args or parsed.dashdash is not None:
-        st.positional = args
+        st.set_positional(args)
         st.args_version += 1
     else:
         return 0

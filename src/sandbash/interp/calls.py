@@ -181,6 +181,8 @@ def call_function(
                 store.spare = done
         else:
             store.spare = done  # (a plain call that made no local: nothing to undo or give back)
+        if type(st.positional) is not list:  # (Params: a `set` in the body made them)
+            n += st.positional.nbytes  # type: ignore[attr-defined]
         if n:
             held = acct.held - n
             if held >= 0 and acct.charged - TWO_GRAINS <= held:

@@ -443,6 +443,8 @@ def release_ended(child: Shell) -> None:
     break its reference cycles (Shell.release) so that reference counting frees it at once, not a
     gen-2 collection (which stalled loaded hosts 1.2-3.3 s). Nothing else refers to it but the
     threads of processes it started: then the last of them to end does it (Processes.let_go)."""
+    # what its last expansion charged (Expander.hold_fields): no next command of its own gives it back
+    child.expander.give_back_fields()
     pr = child.pr
     with HOLDS:
         pr.ended = True

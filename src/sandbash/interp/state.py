@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ..shvars.vars import COPIED_ENTRY, FunctionTable, MemAccount, VarStore
+from ..shvars.vars import COPIED_ENTRY, PARAM_COPY, FunctionTable, MemAccount, Params, VarStore, params_size
 from ..stdio.streams import Stream
 from ..vfs.facade import FsView
 from .runmode import Options, RunMode, Traps
@@ -508,7 +508,9 @@ class ShellState:
         )
         # (the calls' frames are immutable: the trap chains, copied with the scalars, still name them)
         own["frames"] = list(self.frames)
-        own["positional"] = list(self.positional)
+        own["positional"] = positional = list(self.positional)
+        if positional:  # (its pointers: the strings are its parent's, charged there)
+            vars_.acct.add(PARAM_COPY * len(positional))
         own["opts"] = Options(mode, self.opts)
         own["shopts"] = dict(self.shopts)
         own["fs"] = self.fs.copy()
@@ -526,6 +528,38 @@ class ShellState:
         if not lazy:
             new.materialize()
         return new
+
+    def set_positional(self, args: list[str]) -> None:
+        """The shell's own new positional parameters (`set`, `shift`, a snapshot's): charged to its
+        account (max_memory, and so max_session_memory) before they replace the old list, whose
+        charge, if it was one of these, is given back."""
+        new = Params(args)
+        n = new.nbytes = params_size(args)
+        acct = self.vars.acct
+        acct.add(n)
+        old = self.positional
+        self.positional = new
+        if type(old) is Params:
+            acct.add(-old.nbytes)
+
+    def shift_positional(self, n: int) -> None:
+        """`shift n`: a list the shell made gives back what its first `n` held (counted alone, so a
+        loop of shifts stays linear); a call's list stays the call's (charged until it returns)."""
+        old = self.positional
+        if type(old) is Params:
+            new = Params(old[n:])
+            gone = params_size(old[:n])
+            new.nbytes = old.nbytes - gone
+            self.positional = new
+            self.vars.acct.add(-gone)
+        else:
+            self.positional = old[n:]
+
+    def drop_positional(self, dropped: list[str]) -> None:
+        """A list of positional parameters the shell no longer holds (a call's or a sourced file's
+        ended): what `set` charged for it is given back."""
+        if type(dropped) is Params:
+            self.vars.acct.add(-dropped.nbytes)
 
     def materialize(self) -> None:
         """Copy every container a lazy fork has not copied yet; then it no longer needs its parent."""

@@ -457,7 +457,8 @@ def _apply_shell(session: Session, doc: object) -> None:
         for n in check_list(shell.get("unspecial", []), "unset dynamic variables", 64)
     }
     size = sum(value_size(v.value) + 160 for v in new_vars.values()) + sum(len(f.text) * 4 for f, _ in funcs)
-    size += params_size(positional)  # (kept between runs as variables are: Session.held)
+    params = params_size(positional)  # (kept between runs as variables are: Session.held)
+    size += params
     # what the alias, hash and completion tables will charge to the account as they adopt them
     table_size = alias_table.total() + hash_table.total() + completions.total()
     if size + table_size > lim.max_session_memory:
@@ -472,7 +473,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     keep = {name: scope[name] for name in _HOST_VARS if name in scope}
     state.vars.charge(scope, -scope.nbytes())
     scope.clear()
-    state.vars.charge(scope, size)
+    state.vars.charge(scope, size - params)  # (the parameters are charged as they are set, below)
     scope.update(new_vars)
     scope.update(keep)
     state.vars.readonly_names = {n for n, v in scope.items() if v.attrs & READONLY}
@@ -511,7 +512,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.opts.update({k: bool(v) for k, v in opts.items() if k in state.opts})
     state.shopts.update({k: bool(v) for k, v in shopts.items() if k in state.shopts})
     state.dirstack = dirstack
-    state.positional = positional
+    state.set_positional(positional)
     state.arg0 = check_str(shell.get("arg0", "bash"), "$0", 4096)
     state.last_status = last_status
     state.pipestatus = pipestatus

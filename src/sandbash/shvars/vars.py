@@ -209,6 +209,21 @@ def params_size(params: list[str]) -> int:
     return PARAM_OVERHEAD * len(params) + sum(len(p) if p.isascii() else 4 * len(p) for p in params)
 
 
+class Params(list[str]):
+    """Positional parameters a shell made for itself (`set`, `shift`, a snapshot's), charged to its
+    account (max_memory) as `nbytes` while they are its list (ShellState.set_positional). A call's
+    own list stays a plain list: call_function charges its arguments for as long as it runs."""
+
+    __slots__ = ("nbytes",)
+
+    nbytes: int
+
+
+# What a subshell's copy of the positional parameters holds beyond the strings it shares (a
+# pointer each: the strings stay its parent's, charged there)
+PARAM_COPY = 8
+
+
 def value_size(value: Value) -> int:
     """Bytes a variable's value holds, conservatively."""
     if value is None:
