@@ -10,13 +10,28 @@ Fell and fixed (a false limit): the fields a subshell's last expansion charged t
 (`(a=($(seq 100000)))`) were given back by its next command, which never came: twenty such
 subshells in a row ended on max_memory 26 MiB holding nothing. A subshell gives them back as it
 ends.
+
+Fell and fixed: a subshell that runs while its shell goes on (a job, a coprocess, a process
+substitution) shares the shell's values and keeps them alive when the shell replaces them, which
+the shell's account cannot see (it charges the difference): `read -r x` of a 9 MB line then
+`sleep 8 &`, a hundred times, held 916 MB resident under max_memory 64 MiB (T-TEN-8).
+
+Fell and fixed: a crafted snapshot read a host file the restoring policy refuses, through a hard
+link in its OverlayFs image to a file taken from the host layer (T-TEN-9).
 """
 
 from __future__ import annotations
 
+import json
+import zlib
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from sandbash import Bash, ExecutionLimitError, Limits
+from sandbash.policy import Policy
+from sandbash.vfs.overlay import OverlayFs
 
 MEMORY = Limits(max_memory=26 << 20, max_expansion_bytes=1 << 30, timeout=60)
 
@@ -85,3 +100,111 @@ def test_positional_parameters_are_counted_once_in_a_session() -> None:
     restored = Bash().restore(again.snapshot())
     assert restored.exec("echo $# ${10000}").stdout == "10000 10000\n"
     assert restored.held <= again.held + (64 << 10)
+
+
+# Fell and fixed: a subshell that runs while its shell goes on (a job, a coprocess, a process
+# substitution) shares its shell's values and keeps them alive when the shell replaces them, which
+# the shell's account cannot see (it charges the difference: a value replaced by one as long
+# charges nothing): `read -r x` of a 9 MB line then `sleep 8 &`, a hundred times, held 916 MB
+# under max_memory 64 MiB. Such a subshell is charged what its shell holds as it starts.
+APART = Limits(max_memory=64 << 20, timeout=60)
+LINE = "head -c 5000000 /dev/zero | tr '\\0' a > /tmp/f; echo >> /tmp/f; "
+KEPT_ALIVE = [
+    LINE + "for i in $(seq 30); do read -r x < /tmp/f; sleep 3 & done; wait",
+    LINE + "for i in $(seq 30); do mapfile x < /tmp/f; sleep 3 & done; wait",
+    LINE + "for i in $(seq 30); do read -r x < /tmp/f; coproc { sleep 3; } 2>/dev/null; done; wait",
+    LINE + "for i in $(seq 30); do read -r x < /tmp/f; exec {fd}< <(sleep 3); done; wait",
+    LINE + "f() { read -r x < /tmp/f; sleep 3 & }; for i in $(seq 30); do f; done; wait",
+    "for i in $(seq 30); do set -- $(seq 100000); sleep 3 & done; wait",
+]
+
+
+@pytest.mark.parametrize("script", KEPT_ALIVE)
+def test_a_subshell_apart_is_charged_what_it_shares(script: str) -> None:
+    assert _limit_of(script, APART) == "max_memory"
+
+
+# ... while a subshell its shell waits for shares without a charge (the shell changes nothing
+# meanwhile), and a job's charge is given back as it ends
+SHARED_FREE = [
+    LINE + 'read -r x < /tmp/f; for i in $(seq 30); do (: "${#x}"); : | : ; y=$(echo ok); done',
+    LINE + "for i in $(seq 30); do read -r x < /tmp/f; sleep 0.01 & wait; done",
+    LINE + "for i in $(seq 30); do read -r x < /tmp/f; cat <(:) >/dev/null; done",
+]
+
+
+@pytest.mark.parametrize("script", SHARED_FREE)
+def test_a_subshell_waited_for_is_not_charged_what_it_shares(script: str) -> None:
+    assert _limit_of(script, APART) is None
+
+
+# Fell and fixed: a crafted snapshot gave host files names the restoring policy never decides on:
+# an OverlayFs image's file marked `lower: true` (streamed from the host layer) at a path the policy
+# refuses, and a hard link to it at a granted path, read the refused host file through the link.
+# Every file an image takes from the host layer must be readable under the restoring sandbox's
+# policy (asked through its own gate, so `decide` and the audit see it), else SnapshotError (T-TEN-9).
+def _overlay_bash(host: Path, decide: Any = None) -> Bash:
+    return Bash(
+        fs=OverlayFs(str(host)),
+        policy=Policy(paths=["/w:rw", "/tmp:rw"], mode="remediation", decide=decide),
+    )
+
+
+def _crafted(host: Path, extra: list[dict[str, Any]]) -> bytes:
+    from sandbash.sessions.snapshot import MAGIC, VERSION
+
+    session = _overlay_bash(host).session()
+    session.exec("echo mine > /w/f")
+    doc = json.loads(zlib.decompress(session.snapshot()[len(MAGIC) + 1 :]))
+    nodes = doc["mounts"][0]["image"]["nodes"]
+    base = {k: v for k, v in next(n for n in nodes if n["path"] == "/w/f").items() if k != "data"}
+    nodes.extend({**base, **e} if e.get("kind") != "h" else e for e in extra)
+    return MAGIC + bytes([VERSION]) + zlib.compress(json.dumps(doc).encode())
+
+
+SECRET_NAMES = [
+    # a hard link at a granted name to the refused host file
+    [
+        {"path": "/secret", "kind": "d", "mode": 0o755},
+        {"path": "/secret/s", "kind": "f", "lower": True},
+        {"path": "/w/stolen", "kind": "h", "of": "/secret/s"},
+    ],
+    # the refused host file alone (its own name: refused all the same, nothing to restore it for)
+    [{"path": "/secret", "kind": "d", "mode": 0o755}, {"path": "/secret/s", "kind": "f", "lower": True}],
+]
+
+
+@pytest.mark.parametrize("extra", SECRET_NAMES)
+def test_snapshot_takes_no_host_file_the_policy_refuses(tmp_path: Path, extra: list[dict[str, Any]]) -> None:
+    from sandbash.sessions.errors import SnapshotError
+
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "s").write_text("HOSTSECRET\n")
+    (tmp_path / "w").mkdir()
+    data = _crafted(tmp_path, extra)
+    target = _overlay_bash(tmp_path)
+    with pytest.raises(SnapshotError, match="policy refuses"):
+        target.restore(data)
+    assert "HOSTSECRET" not in target.exec("cat /w/stolen /secret/s 2>&1").stdout
+
+
+def test_snapshot_host_files_are_decided_by_the_restoring_policy(tmp_path: Path) -> None:
+    from sandbash.sessions.errors import SnapshotError
+
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "kept").write_text("host\n")
+    asked: list[str] = []
+
+    def decide(action: Any) -> bool:
+        asked.append(action.target)
+        return "kept" not in action.target
+
+    session = _overlay_bash(tmp_path).session()
+    session.exec("touch -d 2001-01-01 /w/kept")  # changed in metadata only: `lower: true` in the image
+    data = session.snapshot()
+    # the same policy restores it (its content streams from the host again) ...
+    assert _overlay_bash(tmp_path).restore(data).exec("cat /w/kept").stdout == "host\n"
+    # ... a policy whose `decide` refuses reading it does not
+    with pytest.raises(SnapshotError, match="policy refuses"):
+        _overlay_bash(tmp_path, decide).restore(data)
+    assert "/w/kept" in asked

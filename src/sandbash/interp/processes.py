@@ -396,7 +396,7 @@ class Processes:
         from ..stdio.pipe import Pipe  # (pipes, with threading: imported by the first one made)
 
         pipe = Pipe(checkpoint=self.sh.rt.budget.check_time)
-        child = self.sh.fork()
+        child = self.sh.fork(apart=True)
         child.subst_depth = self.sh.subst_depth + 1
         child.state.loop_depth = self.state.loop_depth
         mine: Stream
@@ -599,7 +599,7 @@ class Processes:
                     # stage (a subshell inherits the trap only under set -T: then a compound
                     # stage runs it for its commands); extdebug may skip the stage's command
                     ran = DEBUG_SKIPPED if self.ex.debug_trap(cmd) else DEBUG_RAN
-                child = self.sh.fork()
+                child = self.sh.fork(apart=lastpipe)  # (the last stage runs in this shell meanwhile)
                 if ran:
                     child.state.debug_ran = ran  # (so the stage's own command runs it no more)
                 if not isinstance(cmd, A.SimpleCommand):
@@ -723,7 +723,7 @@ class Processes:
 
     def run_background(self, cmd: A.Command) -> int:
         st = self.state
-        child = self.sh.fork()
+        child = self.sh.fork(apart=True)
         self.hand_over_args(child)
         if not st.opts["monitor"] and not st.stdin_redirected:
             child.state.fds[0] = NullStream()
@@ -802,7 +802,7 @@ class Processes:
 
         to_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
         from_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
-        child = self.sh.fork()
+        child = self.sh.fork(apart=True)
         self.hand_over_args(child)
         child.state.fds[0] = to_child.reader
         child.state.fds[1] = from_child.writer

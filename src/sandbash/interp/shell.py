@@ -236,13 +236,15 @@ class Shell:
         """Another shell process of this run over `state` (`bash -c`, a script, awk's system())."""
         return Shell(state, self.rt)
 
-    def fork(self, lazy: bool = False) -> Shell:
+    def fork(self, lazy: bool = False, apart: bool = False) -> Shell:
         """A subshell. `lazy`: one this shell waits for and drops when it ends (`$( )`), whose state
-        copies the parent's containers on first use (ShellState.fork)."""
+        copies the parent's containers on first use (ShellState.fork). `apart`: one that runs while
+        this shell goes on (a job, a coprocess, a process substitution, a pipeline stage beside a
+        `lastpipe` stage), charged for what it shares (ShellState.fork)."""
         if self.rt.jobs:
             cleanup_dead_jobs(self)  # (bash cleans its job table at every fork: stop_pipeline)
         child = Shell.__new__(Shell)
-        child._setup(self.state.fork(lazy), self.rt)  # (its variables were charged to the budget)
+        child._setup(self.state.fork(lazy, apart), self.rt)  # (its variables were charged to the budget)
         child.seconds_base = self.seconds_base
         child.subst_depth = self.subst_depth
         child.eval_depth = self.eval_depth

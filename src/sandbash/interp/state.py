@@ -480,11 +480,15 @@ class ShellState:
         # a lazy fork's parent, whose containers it copies on first use (fork)
         self.fork_parent: ShellState | None = None
 
-    def fork(self, lazy: bool = False) -> ShellState:
+    def fork(self, lazy: bool = False, apart: bool = False) -> ShellState:
         """The subshell's copy. `lazy`: the containers in _FORK_COPIES are copied from this state
         when the subshell first reads them (`$(echo ok)` reads almost none of them). Only for a
         subshell that runs while this shell waits for it and is dropped when it ends, as `$( )`'s:
-        this state must not change while the copy still reads through to it."""
+        this state must not change while the copy still reads through to it. `apart`: a subshell
+        that runs while this shell goes on. It shares this shell's values (strings, arrays'
+        elements, function bodies, positional parameters) and keeps them alive when this shell
+        replaces them, which this shell's account cannot see (it charges the difference): the
+        subshell's account is charged everything this one holds, as if its copies were its own."""
         # (a lazy copy is of a subclass with the __getattr__ that copies: on ShellState itself the hook
         # would cost every attribute read of every shell its specialised fast path)
         new = ShellState.__new__(_LazyShellState if lazy else ShellState)
@@ -496,6 +500,8 @@ class ShellState:
         own["fork_parent"] = self
         # copied now: what nearly every command reads (a function or a builtin? any trap?)
         own["vars"] = vars_ = self.vars.clone(lazy)
+        if apart:
+            vars_.acct.add(self.vars.acct.held)
         own["functions"] = FunctionTable(vars_.acct, self.functions)
         own["disabled_builtins"] = set(self.disabled_builtins)
         own["func_sources"] = dict(self.func_sources)

@@ -111,8 +111,17 @@ def _decode(value: object, what: str) -> bytes:
         raise SnapshotError(f"{what}: content is not base64") from None
 
 
-def build(img: object, quota: DiskQuota, fs_like: MemoryFs, *, lower: OverlayFs | None = None) -> MemoryFs:
-    """A new memory tree from an image, under a copy of `quota`'s limits (ENOSPC: refused)."""
+def build(
+    img: object,
+    quota: DiskQuota,
+    fs_like: MemoryFs,
+    *,
+    lower: OverlayFs | None = None,
+    may_read: Callable[[str], None] | None = None,
+) -> MemoryFs:
+    """A new memory tree from an image, under a copy of `quota`'s limits (ENOSPC: refused).
+    `may_read(path)`: raises FsError when the restoring sandbox's policy refuses reading the host
+    layer's file at `path` (asked for every file the image takes from that layer)."""
     if not isinstance(img, dict):
         raise SnapshotError("filesystem image: not an object")
     root = img.get("root")
@@ -127,7 +136,7 @@ def build(img: object, quota: DiskQuota, fs_like: MemoryFs, *, lower: OverlayFs 
     seen: set[str] = set()
     try:
         for i, entry in enumerate(check_list(img.get("nodes"), "filesystem entries", quota.max_files + 1)):
-            _add(new, entry, f"filesystem entry {i}", seen, lower)
+            _add(new, entry, f"filesystem entry {i}", seen, lower, may_read)
         _attrs(new, "/", root, "filesystem root")
     except FsError as e:
         if e.code == errno.ENOSPC:
@@ -163,7 +172,14 @@ def _time(entry: dict[str, Any], key: str, default: int | None, what: str) -> in
     raise SnapshotError(f"{what} {key}: expected a time")
 
 
-def _add(fs: MemoryFs, entry: object, what: str, seen: set[str], lower: OverlayFs | None) -> None:
+def _add(
+    fs: MemoryFs,
+    entry: object,
+    what: str,
+    seen: set[str],
+    lower: OverlayFs | None,
+    may_read: Callable[[str], None] | None,
+) -> None:
     if not isinstance(entry, dict):
         raise SnapshotError(f"{what}: not an object")
     path = _check_path(entry.get("path"), f"{what} path")
@@ -185,7 +201,7 @@ def _add(fs: MemoryFs, entry: object, what: str, seen: set[str], lower: OverlayF
         if entry.get("lower") is True:
             if lower is None:
                 raise SnapshotError(f"{what}: refers to a host layer this mount does not have")
-            _copy_up(fs, lower, path)
+            _copy_up(fs, lower, path, may_read)
         else:
             fs.add_file(path, _decode(entry.get("data"), f"{what} content"), 0o600)
     elif kind == "l":
@@ -198,8 +214,17 @@ def _add(fs: MemoryFs, entry: object, what: str, seen: set[str], lower: OverlayF
     _attrs(fs, path, entry, what)
 
 
-def _copy_up(fs: MemoryFs, overlay: OverlayFs, path: str) -> None:
-    """A file the session changed only in metadata: its content streams from the host layer again."""
+def _copy_up(fs: MemoryFs, overlay: OverlayFs, path: str, may_read: Callable[[str], None] | None) -> None:
+    """A file the session changed only in metadata: its content streams from the host layer again.
+    Only a file this sandbox's policy lets a script read: the image may give the content other
+    names (a hard link), which the policy then decides on instead of this one."""
+    if may_read is not None:
+        try:
+            may_read(path)
+        except FsError:
+            raise SnapshotError(
+                f"{path}: this sandbox's policy refuses reading it from the host layer"
+            ) from None
     try:
         source, st = overlay.lower_source(path)
     except FsError:

@@ -30,6 +30,7 @@ from ..vfs.errors import FsError
 from ..vfs.facade import Vfs
 from ..vfs.memory import MemoryFs
 from ..vfs.mount import MountFs
+from ..vfs.ops import FileOp
 from ..vfs.overlay import OverlayFs
 from ..vfs.quota import DiskQuota
 from . import fsimage
@@ -274,6 +275,7 @@ def _fs_plan(bash: Bash, mounts: object) -> list[tuple[Backend, MemoryFs, set[st
     """Check the snapshot's mount table against this sandbox's and build each in-memory layer
     (nothing is changed yet): (target backend, new tree, whiteouts)."""
     here = dict(_layers(bash.vfs.backend))
+    gate = bash.vfs.gate  # (the policy and the audit of this sandbox's own file calls)
     plan: list[tuple[Backend, MemoryFs, set[str] | None]] = []
     for i, m in enumerate(check_list(mounts, "mounts", 256)):
         entry = check_dict(m, f"mount {i}", 8)
@@ -290,7 +292,9 @@ def _fs_plan(bash: Bash, mounts: object) -> list[tuple[Backend, MemoryFs, set[st
         if isinstance(target, MemoryFs):
             plan.append((target, fsimage.build(img, target.quota, target), None))
         elif isinstance(target, OverlayFs):
-            new = fsimage.build(img, target.quota, target.upper, lower=target)
+            top = path.rstrip("/")
+            may_read = None if gate is None else lambda p, top=top: gate(FileOp.READ, top + p)  # type: ignore[misc]
+            new = fsimage.build(img, target.quota, target.upper, lower=target, may_read=may_read)
             plan.append((target, new, fsimage.whiteouts(img, target.quota.max_files)))  # type: ignore[arg-type]
         else:
             raise SnapshotError(
