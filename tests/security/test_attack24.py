@@ -18,6 +18,9 @@ the shell's account cannot see (it charges the difference): `read -r x` of a 9 M
 
 Fell and fixed: a crafted snapshot read a host file the restoring policy refuses, through a hard
 link in its OverlayFs image to a file taken from the host layer (T-TEN-9).
+
+Fell and fixed: one client's sessions (many, or large) made the tool forget other clients' shells;
+`source` of a refused path was audited twice.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 import pytest
 
 from sandbash import Bash, ExecutionLimitError, Limits
+from sandbash.agent.tool import BashTool
 from sandbash.policy import Policy
 from sandbash.vfs.overlay import OverlayFs
 
@@ -208,3 +212,62 @@ def test_snapshot_host_files_are_decided_by_the_restoring_policy(tmp_path: Path)
     with pytest.raises(SnapshotError, match="policy refuses"):
         _overlay_bash(tmp_path, decide).restore(data)
     assert "/w/kept" in asked
+
+
+# Fell and fixed: `source` of a path the policy refuses asked the policy twice (its search, then
+# again for the message), so the audit log held the one refusal twice. The search's answer says why.
+@pytest.mark.parametrize(
+    "script", ["source /secret/s", ". /secret/s", "command source /secret/s", "PATH=/secret; source s"]
+)
+def test_a_refused_source_is_audited_once(script: str) -> None:
+    from sandbash.audit import Audit, ListSink
+
+    sink = ListSink()
+    bash = Bash(
+        policy=Policy(paths=["/tmp:rw"], mode="remediation"),
+        audit=Audit([sink], decisions="deny"),
+        files={"/secret/s": "echo leaked\n"},
+    )
+    r = bash.exec(script)
+    assert "Permission denied [policy: paths.no-grant]" in r.stderr
+    assert "leaked" not in r.stdout
+    refused = [e.fields["target"] for e in sink.events if e.kind == "decision"]
+    assert refused.count("/secret/s") == 1, refused
+
+
+# Fell and fixed: a client made the tool forget every other client's shell by making its own:
+# max_sessions new session ids, or shells holding max_sessions_memory, evicted the least recently
+# used shells of every scope. The shells of the scope holding the most go first (T-MCP-2).
+def _state(tool: BashTool, scope: str) -> str:
+    return tool.run({"command": "echo $KEPT", "session_id": "s1"}, scope=scope).stdout
+
+
+def test_many_sessions_of_one_client_do_not_evict_another() -> None:
+    tool = BashTool(max_sessions=8)
+    tool.run({"command": "export KEPT=alice", "session_id": "s1"}, scope="alice")
+    for i in range(20):
+        tool.run({"command": "x=1", "session_id": f"m{i}"}, scope="mallory")
+    assert _state(tool, "alice") == "alice\n"
+    assert len(tool.sessions(scope="mallory")) == 7
+    # the same client's shells still go least recently used first
+    assert tool.sessions(scope="mallory") == [f"m{i}" for i in range(13, 20)]
+
+
+def test_large_sessions_of_one_client_do_not_evict_another() -> None:
+    tool = BashTool(max_sessions_memory=40 << 20)
+    tool.run({"command": "export KEPT=alice", "session_id": "s1"}, scope="alice")
+    for name in ("m1", "m2", "m3"):
+        tool.run({"command": "a=($(seq 200000))", "session_id": name}, scope="mallory")
+    assert _state(tool, "alice") == "alice\n"
+    assert tool.sessions(scope="mallory") == ["m3"]
+
+
+def test_the_heaviest_client_loses_its_shells_first() -> None:
+    tool = BashTool(max_sessions=4)
+    for scope, n in (("a", 1), ("b", 2)):
+        for i in range(n):
+            tool.run({"command": f"export KEPT={scope}", "session_id": f"s{i + 1}"}, scope=scope)
+    tool.run({"command": "x=1", "session_id": "s1"}, scope="c")
+    tool.run({"command": "x=1", "session_id": "s2"}, scope="c")  # five: b and c hold two each
+    assert _state(tool, "a") == "a\n"
+    assert len(tool.sessions(scope="b")) + len(tool.sessions(scope="c")) == 3

@@ -529,12 +529,26 @@ class BashTool:
         if cap is None:
             return
         with self._lock:
-            total = sum(slot.session.held for slot in self._sessions.values())
-            for key in list(self._sessions):
-                if total <= cap:
-                    break
-                if key != keep:
-                    total -= self._sessions.pop(key).session.held
+            held = {key: slot.session.held for key, slot in self._sessions.items()}
+            total = sum(held.values())
+            while total > cap and (victim := self._victim(held, keep)) is not None:
+                del self._sessions[victim]
+                total -= held.pop(victim)
+
+    def _victim(self, weights: dict[SessionKey, int], keep: SessionKey) -> SessionKey | None:
+        """The shell to forget when the kept shells are over a bound: the least recently used one
+        of the scope whose shells weigh the most (`weights`: a shell's count or memory), never
+        `keep` (the shell just used). So one client's many or large shells go before another
+        client's: a client cannot make the server forget the others' shells by making its own.
+        Caller holds _lock."""
+        totals: dict[str, int] = {}
+        for (scope, _), weight in weights.items():
+            totals[scope] = totals.get(scope, 0) + weight
+        for scope in sorted(totals, key=totals.__getitem__, reverse=True):
+            for key in weights:  # (in the order of use: least recently used first)
+                if key[0] == scope and key != keep:
+                    return key
+        return None
 
     def _slot(self, key: SessionKey, fresh: bool = False, create: bool = True) -> _Slot | None:
         with self._lock:
@@ -546,8 +560,11 @@ class BashTool:
             if slot is None or fresh:
                 slot = _Slot(self.bash.session(), now)
                 self._sessions[key] = slot
-                while len(self._sessions) > self.max_sessions:  # forget the least recently used
-                    self._sessions.popitem(last=False)
+                while len(self._sessions) > self.max_sessions:  # forget a least recently used one
+                    victim = self._victim(dict.fromkeys(self._sessions, 1), key)
+                    if victim is None:
+                        break
+                    del self._sessions[victim]
             slot.used = now
             self._sessions.move_to_end(key)
             return slot

@@ -243,7 +243,10 @@ def untested(sh: Shell, run: Callable[[], int], clear: bool = False) -> int:
             st.traps["ERR"] = saved_err
 
 
-def find_source(sh: Shell, name: str) -> str | None:
+def find_source(sh: Shell, name: str) -> tuple[str | None, FsError | None]:
+    """The file `source NAME` reads, or None with why NAME itself cannot be (None: not found in
+    PATH, or a POSIX shell's search ended there). NAME is asked about once: a name the policy
+    refuses is one refusal in the audit, and the message says it was refused."""
     st = sh.state
     if "/" not in name and st.shopts["sourcepath"]:
         path = sh.get_str("PATH") or ""
@@ -251,13 +254,11 @@ def find_source(sh: Shell, name: str) -> str | None:
             candidate = (d or ".").rstrip("/") + "/" + name
             s = st.fs.try_stat(candidate)
             if s is not None and s.is_file:
-                return candidate
+                return candidate, None
         if st.opts["posix"]:
-            return None  # a POSIX shell does not look in the current directory after PATH
-    s = st.fs.try_stat(name)
-    if s is not None:
-        return name
-    return None
+            return None, None  # a POSIX shell does not look in the current directory after PATH
+    error = st.fs.stat_error(name)
+    return (name, None) if error is None else (None, error)
 
 
 @builtin("source", ".")
@@ -287,19 +288,15 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
             sh.error(f"{args[0]}: No such file or directory")
             return 1
         return _source_text(sh, name, args, data)
-    path = find_source(sh, args[0])
+    path, error = find_source(sh, args[0])
     if path is None and st.opts["posix"] and "/" not in args[0] and st.shopts["sourcepath"]:
         sh.builtin_error(name, f"{printable_name(args[0])}: file not found")
         if not st.command_builtin:
             raise ExitShell(1)
         return 1
     if path is None:
-        reason = "No such file or directory"
-        try:
-            st.fs.stat(args[0])
-        except FsError as e:
-            reason = e.message  # e.g. Permission denied (a path the policy refuses)
-        sh.error(f"{args[0]}: {reason}")
+        # (e.g. Permission denied: a path the policy refuses)
+        sh.error(f"{args[0]}: {error.message if error is not None else 'No such file or directory'}")
         if st.opts["posix"] and not st.command_builtin:
             raise ExitShell(1)  # a special builtin's error ends a POSIX shell (not under `command`)
         return 1
