@@ -1137,6 +1137,10 @@ class Executor:
         except ExitShell as e:
             return e.status
         except DeadlineExpired:
+            if timeout is None:
+                # a deadline this call did not set (an enclosing `timeout N xargs ...`, or the run's
+                # own): it ends the command that set it, through every command between
+                raise
             from ..commands.context import CommandTimeout
 
             raise CommandTimeout() from None

@@ -346,6 +346,12 @@ def _sh(script: str, limits: Limits | str | None = None) -> tuple[str, float]:
         ("timeout 0.2 sh -c 'yes | cat >/dev/null'; echo s=$?", "s=124\n"),
         ("timeout 1 yes | head -1; echo s=${PIPESTATUS[*]}", "y\ns=141 0\n"),
         ("for i in 1 2; do timeout 0.1 sleep 5; echo $?; done", "124\n124\n"),
+        # the deadline passes through commands that run commands (their own sub-runs set none)
+        ("echo x | timeout 0.2 xargs -I {} sh -c 'sleep 5; echo {}'; echo s=$?", "s=124\n"),
+        ("timeout 0.2 find / -maxdepth 0 -exec sleep 5 \\; ; echo s=$?", "s=124\n"),
+        ("timeout 0.2 env nice nohup stdbuf -o0 sleep 5; echo s=$?", "s=124\n"),
+        ("timeout 0.2 time -p sleep 5 2>/dev/null; echo s=$?", "s=124\n"),
+        ("timeout 5 timeout 0.2 xargs sleep <<< 5; echo s=$?", "s=124\n"),
         (
             "f() { sleep 5; }; timeout 0.2 f; echo s=$?",
             "timeout: failed to run command \u2018f\u2019: No such file or directory\ns=127\n",
@@ -367,6 +373,19 @@ def test_timeout_stops_a_busy_loop() -> None:
 def test_the_runs_own_deadline_still_ends_the_run() -> None:
     with pytest.raises(ExecutionLimitError):
         Bash(limits=Limits(timeout=0.3)).exec("timeout 5 sleep 3; echo not reached")
+
+
+@pytest.mark.parametrize(
+    "script", ["echo 5 | xargs sleep", "find / -maxdepth 0 -exec sleep 5 \\;", "env sleep 5"]
+)
+def test_the_runs_own_deadline_ends_the_run_through_a_command_that_runs_commands(script: str) -> None:
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash(limits=Limits(timeout=0.3)).exec(f"{script}; echo not reached")
+    assert (
+        e.value.result is not None
+        and e.value.result.stdout == ""
+        and "internal error" not in e.value.result.stderr
+    )
 
 
 def test_timeout_stops_a_blocked_pipe_read() -> None:
