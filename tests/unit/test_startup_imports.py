@@ -337,6 +337,8 @@ NOT_IMPORTED_BY_A_RUN: tuple[str, ...] = (
     *("sandbash.tool", "sandbash.expand.arithgen", "sandbash.interp.conds", "sandbash.interp.prompt"),
     *("sandbash.syntax.unparse", "sandbash.posix.longdouble", "sandbash.vfs.host", "sandbash.vfs.overlay"),
     *("sandbash.builtins.varcmds", "sandbash.builtins.dirs"),
+    # letter case of declare -u/-l/-c values, and `set -o history`'s list
+    *("sandbash.expand.casemap", "sandbash.interp.histline"),
     *(
         "sandbash.posix.testexpr",
         "sandbash.interp.bashcmd",

@@ -33,7 +33,6 @@ from .control import AbortCommand, ExitShell, KilledBySignal
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
 from .framestack import with_room
-from .histline import history_line, histsize, push
 from .jobs import cleanup_dead_jobs, notify_dead_jobs, one_shot_tail, take_signals
 from .processes import Processes
 from .redirects import Redirections
@@ -535,7 +534,7 @@ class Shell:
                 # `set -v`: each command is echoed as it is read
                 self.write_err(parser.src[start : parser.pos].lstrip("\n").rstrip("\n") + "\n")
             if toplevel and st.opts["history"]:
-                self._remember(history_line(parser.src[start : parser.pos].strip("\n")))
+                self._remember(parser.src[start : parser.pos].strip("\n"))
             if st.opts["noexec"]:
                 continue
             st.ctx_line = parser.line_at(max(parser.pos - 1, 0))  # (bash's line_number: where it read to)
@@ -572,6 +571,9 @@ class Shell:
     def _remember(self, text: str) -> None:
         """`set -o history`: each command the script reads goes on the history list (as
         `history -s` adds it: a line of this shell's session)."""
+        from .histline import history_line, histsize, push  # (set -o history only: not every run)
+
+        text = history_line(text)
         st = self.state
         self.rt.budget.charge_memory(len(text) + 64)
         push(st, text, histsize(self.get_str("HISTSIZE")), True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-from ..expand import casemap
 from ..expand.arith import ArithError
 from ..expand.arithops import wrap
 from ..expand.env import ExpansionError
@@ -902,11 +901,13 @@ class Variables:
             return str(n)
         if append_to is not None:
             value = append_to + value
-        if attrs & UPPER:
-            return casemap.upper(value)
-        if attrs & LOWER:
-            return casemap.lower(value)
-        if attrs & CAPITALIZE:
+        if attrs & (UPPER | LOWER | CAPITALIZE):
+            from ..expand import casemap  # (declare -u/-l/-c only: not imported by every run)
+
+            if attrs & UPPER:
+                return casemap.upper(value)
+            if attrs & LOWER:
+                return casemap.lower(value)
             return casemap.capitalize(value)
         return value
 
