@@ -169,3 +169,48 @@ def test_csplit_removes_files_on_error() -> None:
         "xx01",
         "xx02",
     ]
+
+
+@pytest.mark.parametrize(
+    ("script", "source", "expected"),
+    [
+        # GNU split refuses to create a piece that is its input (same device and inode, through a
+        # link too) before it truncates it; the pieces made before stay (outputs from GNU split 9.1)
+        (
+            "printf abc > xaa; split -b1 xaa x",
+            "xaa",
+            "split: 'xaa' would overwrite input; aborting\ns=1\nxaa\nabc",
+        ),
+        (
+            "printf abc > xab; split -b1 xab x",
+            "xab",
+            "split: 'xab' would overwrite input; aborting\ns=1\nxaa xab\nabc",
+        ),
+        (
+            "printf abc > in; ln -s in xab; split -b1 in x",
+            "in",
+            "split: 'xab' would overwrite input; aborting\ns=1\nin xaa xab\nabc",
+        ),
+        (
+            "printf abc > xaa; split -b1 - x < xaa",
+            "xaa",
+            "split: 'xaa' would overwrite input; aborting\ns=1\nxaa\nabc",
+        ),
+        (
+            "printf 'a\\nb\\n' > xaa; split -l1 xaa x",
+            "xaa",
+            "split: 'xaa' would overwrite input; aborting\ns=1\nxaa\na b",
+        ),
+        (
+            "printf abc > xaa; split -n2 xaa x",
+            "xaa",
+            "split: 'xaa' would overwrite input; aborting\ns=1\nxaa\nabc",
+        ),
+        ("printf abc > in; split -b2 in x", "in", "s=0\nin xaa xab\nabc"),
+    ],
+)
+def test_split_never_overwrites_its_input(script: str, source: str, expected: str) -> None:
+    from sandbash import Bash
+
+    r = Bash(cwd="/tmp").exec(f"{{ {script}; }} 2>&1; echo s=$?; echo $(ls); echo $(cat {source})")
+    assert r.stdout == expected + "\n"

@@ -146,12 +146,20 @@ class Writer:
         self.verbose = verbose
         self.stream: Stream | None = None
         self.name = ""
+        self.input_file: tuple[int, int] | None = None  # the input's (dev, ino) when it is a file
 
     def open_next(self) -> None:
         self.close()
         self.name = self.namer.next()
         if self.verbose:
             self.ctx.out(f"creating file '{self.name}'\n")
+        if self.input_file is not None:
+            # GNU's SAME_INODE check before it truncates: a piece named as the input (`split -b1
+            # xaa x`, or a link to it) would destroy what is still to be read
+            st = self.ctx.fs.try_stat(self.name)
+            if st is not None and (st.dev, st.ino) == self.input_file:
+                self.ctx.error(f"{quoteaf(self.name)} would overwrite input; aborting")
+                raise CommandExit(1)
         try:
             self.stream = self.ctx.fs.open(self.name, "w")
         except FsError as e:
@@ -236,6 +244,10 @@ def cmd_split(ctx: Ctx) -> int:
             ctx.error(f"cannot open {quoteaf(src)} for reading: {strerror(e.errno or 5)}")
             return 1
         stream = DirStream()  # a directory opens; its first read fails (named below)
+    if isinstance(stream, FileStream):
+        st = ctx.fs.try_stat(stream.path)
+        if st is not None and st.is_file:
+            writer.input_file = (st.dev, st.ino)
     try:
         mode = modes[-1] if modes else "lines"
         if mode == "number":
