@@ -33,11 +33,14 @@ def braces(ex: Expander, parts: tuple[A.Part, ...], top: bool = False) -> list[t
         return [tuple(A.Lit(_brace_source(p)) if isinstance(p, (A.Brace, A.BraceSeq)) else p for p in parts)]
     results: list[list[A.Part]] = [[]]
     size = _Size(ex)
+    ticked = False  # (a live backquote made: _live_ticks has to read the results)
     for p in parts:
         if type(p) is A.Brace:
             alts: list[tuple[A.Part, ...]] = []
             for alt in p.alts:
                 alts.extend(ex._braces(alt))
+            if top and not ticked:
+                ticked = any(q is _TICK for alt in alts for q in alt)
             ex.env.charge_brace(len(results) * len(alts))
             size.grow(len(results) * len(alts), size.parts * len(alts) + len(results) * sum(map(len, alts)))
             results = [r + list(a) for r in results for a in alts]
@@ -46,12 +49,13 @@ def braces(ex: Expander, parts: tuple[A.Part, ...], top: bool = False) -> list[t
             ex.env.charge_brace(len(results) * _sequence_len(p))
             items = _sequence(p)
             if items is None:
-                text = "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
+                text = brace_text(p)
                 size.grow(len(results), size.parts + len(results))
                 for r in results:
                     r.append(A.Lit(text))
                 continue
             ex.env.charge_brace(len(results) * len(items))
+            ticked = ticked or "`" in items
             size.grow(len(results) * len(items), (size.parts + len(results)) * len(items))
             results = [
                 r + [(_TICK if item == "`" else A.Lit(item)) if item else A.SQ("")]
@@ -64,11 +68,14 @@ def braces(ex: Expander, parts: tuple[A.Part, ...], top: bool = False) -> list[t
                 r.append(p)
     if top:
         # tilde expansion follows brace expansion: `{a,~}/x` gives `~/x` a home
-        return [_tilde_after_brace(_glue_names(_live_ticks(r))) for r in results]
+        if ticked:
+            for r in results:
+                _live_ticks(r)
+        return [_tilde_after_brace(_glue_names(r)) for r in results]
     return [tuple(r) for r in results]
 
 
-def _live_ticks(parts: list[A.Part]) -> list[A.Part]:
+def _live_ticks(parts: list[A.Part]) -> None:
     """A result holding a backquote that a letter sequence made, as bash reads the word's text
     (subst.c's expand_word_internal): last in the word it is a literal; with text after it and no
     closing backquote, `bad substitution: no closing`, which discards the command line as an
@@ -78,7 +85,6 @@ def _live_ticks(parts: list[A.Part]) -> list[A.Part]:
         if p is _TICK and k + 1 < len(parts):
             rest = "".join(_source(q) for q in parts[k + 1 :])
             raise ExpansionError(f'bad substitution: no closing "`" in `{rest}', 1, arith=True)
-    return parts
 
 
 def _source(p: A.Part) -> str:
