@@ -108,6 +108,7 @@ def test_calls_cannot_wear_down_max_memory(shape: str, walker: bool) -> None:
         'n=${m[$k]:-$v}; a+=("$n")',
         "a[i]=$v",
         'a[${#a[@]}]="$v"',
+        'a[$i]="$v"',
         "a[i*3]+=$v",
     ],
 )

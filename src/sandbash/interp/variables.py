@@ -31,7 +31,7 @@ from ..shvars.vars import (
     VarStore,
     value_size,
 )
-from ..syntax.ast import Lit, Subscript
+from ..syntax.ast import Lit, Param, Subscript
 from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import is_name
 from .control import AbortCommand
@@ -1341,6 +1341,18 @@ class Variables:
             literal = sub  # (`a[i]`, `a[i+1]`: nothing to expand, the text as written is read)
         # (a literal that is no plain number: arith_eval bound, a lone name's value read directly)
         index_fn = sh.arith_fn(literal) if literal is not None and not plain_index(literal) else None
+        # a subscript that is one parameter: `a[${#a[@]}]` (the count of this array, which the
+        # parameter's lookup would find: a name found here is no reference, not dynamic) and
+        # `a[$i]` (a plain variable's value, when plain_index takes it; else the text's way)
+        counted = False
+        ref: str | None = None
+        if literal is None and arith is not None and len(arith.parts) == 1 and type(arith.parts[0]) is Param:
+            p = arith.parts[0]
+            plain = p.op is None and not p.names_suffix
+            if plain and p.prefix == "#" and p.name == name and (p.sub == "@" or p.sub == "*"):
+                counted = True
+            elif plain and not p.prefix and p.sub is None and is_name(p.name) and p.name not in NOT_PLAIN:
+                ref = p.name
         bad = f"{name}[{sub}]: bad array subscript"
 
         def set_element(value: str) -> bool:
@@ -1396,12 +1408,29 @@ class Variables:
                             index += cur.max_index() + 1
                             if index < 0:
                                 raise AssignError(bad)
+                elif counted:
+                    index = len(cur)
                 else:
-                    text = text_fn() if text_fn is not None else None
-                    if text is not None and plain_index(text):
-                        index = int(text)  # (`a[${#a[@]}]=x`: arith_eval's own shortcut, without the calls)
-                    else:
-                        index = eval_index(sub, cur, parsed, text=text)
+                    index = -1
+                    if ref is not None:
+                        found = vars_.find(ref)
+                        if found is not None and not found.attrs & NAMEREF:
+                            v = found.value
+                            # (plain_index inline: `$i` as a number, which its text would be)
+                            if (
+                                type(v) is str
+                                and v.isdigit()
+                                and v.isascii()
+                                and len(v) < 19
+                                and (v[0] != "0" or len(v) == 1)
+                            ):
+                                index = int(v)
+                    if index < 0:
+                        text = text_fn() if text_fn is not None else None
+                        if text is not None and plain_index(text):
+                            index = int(text)  # (arith_eval's own shortcut, without the calls)
+                        else:
+                            index = eval_index(sub, cur, parsed, text=text)
             except ArithError as e:  # (bash -c exits, a script goes on with its next line)
                 raise ElementError.of(ExpansionError(e.render(), 1, exits=True, arith=True)) from None
             except ExpansionError as e:
