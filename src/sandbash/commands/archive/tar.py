@@ -12,6 +12,7 @@ codecs as gzip/bzip2/xz, and is detected automatically when reading.
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import errno
 import io
@@ -364,7 +365,12 @@ class Tar:
             name += f" link to {info.linkname}"
         return f"{modes} {user}/{group} {size:>{self.ugswidth - pad + len(size)}} {stamp} {name}"
 
-    def show(self, info: tarfile.TarInfo, long: bool) -> None:
+    def show(self, info: tarfile.TarInfo, long: bool, given: str | None = None) -> None:
+        """A member's line of -v (-vv: `long`); `given`: the name as the command line spelled it,
+        which GNU's -cv/-rv list (`/tmp/x`, `../d/f`: before the leading `/` or `../` is dropped)."""
+        if given is not None and given != info.name:
+            info = copy.copy(info)
+            info.name = given
         name = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
         line = self.long_line(info) if long else name
         # GNU lists to stderr when stdout may carry data: with -O (even for -t), or when the
@@ -434,7 +440,7 @@ def _add_path(
         else:
             seen_inodes[key] = member
     if tar.a.verbose:
-        tar.show(info, tar.a.verbose > 1)  # (the name on disk: GNU's -cv lists names untransformed)
+        tar.show(info, tar.a.verbose > 1, name)  # (the name on disk: untransformed, unstripped)
     if tar.a.transforms:
         _rename(tar, info)
     if info.type == tarfile.REGTYPE:

@@ -281,4 +281,7 @@ def parse_tar_args(argv: list[str]) -> TarArgs:
         return args
     if args.op is None:
         raise TarUsage("You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")
+    if args.op in ("r", "u") and (args.file or "-") == "-":
+        # appending reads the archive back first: not a stream (no -f is standard output here)
+        raise TarUsage("Options '-Aru' are incompatible with '-f -'")
     return args
