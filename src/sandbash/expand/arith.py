@@ -10,9 +10,9 @@ from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from ..textcache import TextCache
+from .arithops import GEN_FILE, Slot, binary_value, incdec, ipow, read_name, remember, trunc_divmod, wrap
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
-from .arithops import Slot, binary_value, incdec, ipow, read_name, remember, trunc_divmod, wrap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -529,6 +529,15 @@ def _tiered(text: str, node: Arith, cold: Fn) -> Fn:
         return hot(ev)
 
     return tiered
+
+
+def generated_of(text: str) -> Fn | None:
+    """The generated function (arithgen) the cache holds for `text`, else None (not yet generated,
+    not generatable, not cached). A holder of a literal text may keep it and call it with the shared
+    evaluator: it evaluates that text for good, whatever the cache holds later (Compiler.arith_cmd)."""
+    fn = _COMPILED.lookup(text)
+    code = getattr(fn, "__code__", None)
+    return fn if code is not None and code.co_filename == GEN_FILE else None
 
 
 def assign_generated(text: str, name: str) -> Callable[[Evaluator], int | None] | None:

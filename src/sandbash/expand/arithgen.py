@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from ..textcache import function_of
-from .arithops import INTS, INTS_MAX, Slot, incdec, ipow, read_name, trunc_divmod, wrap
+from .arithops import GEN_FILE, INTS, INTS_MAX, Slot, incdec, ipow, read_name, trunc_divmod, wrap
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
 
@@ -480,4 +480,4 @@ def _function(gen: _Gen, result: str) -> Callable[[Evaluator], int | None]:
     namespace: dict[str, object] = {**_HELPERS, **gen.consts}
     # the source spells only our own names and operators; the script's names, subscripts and
     # numbers are the constants in `namespace` (see the module's docstring)
-    return function_of(gen.source(result), "<arith>", "_arith", namespace)
+    return function_of(gen.source(result), GEN_FILE, "_arith", namespace)

@@ -24,6 +24,8 @@ MAX = (1 << 63) - 1
 INTS: dict[str, int] = {}
 INTS_MAX = 1024
 
+GEN_FILE = "<arith>"  # the file name of arithgen's functions' code (arith.generated_of tells them by it)
+
 
 class Slot:
     """An operand of a template (arithwords: `$(( $n % 3 ))` parsed once as `_sbSlot0_ % 3`): the

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from ..expand.arith import ArithError
+from ..expand.arith import HOT_CALLS, ArithError, generated_of
 from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site, varying_site
@@ -70,6 +70,7 @@ from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..expand.arith import Evaluator as ArithEvaluator
     from ..expand.words import Expander
     from .evaluator import Evaluator
     from .executor import Executor
@@ -80,6 +81,9 @@ Code = Callable[[], int]
 # called only while process substitutions are open; none is the common case, ~2% of a `x=1`)
 
 _ZERO = ONE_STATUS[0]  # (PIPESTATUS of a command of status 0)
+# runs of a `(( ))` command that look for its text's generated function (arith.generated_of): the
+# text is generated at its HOT_CALLS-th evaluation, by this command or any other
+_HOT_LOOKS = HOT_CALLS + 8
 
 # bodies remembered per shell, and the size of the syntax trees the compiled ones keep alive (their
 # text, 64 per node): past either, the cache starts again, so that a script that evals new (or
@@ -506,11 +510,18 @@ class Compiler:
         value_fn = sh.arith_fn(text) if text is not None else arith_fn(ev.expander, node.word)
         line = node.line
         header = f"(({node.text}))"
+        # a literal text's generated function, once the cache holds one (arith.generated_of),
+        # called here with the shared evaluator as value_fn would call it, two frames fewer;
+        # looked for while `looks` lasts (a text generated after that keeps value_fn's way)
+        aev = sh._arith  # (the shared evaluator, as arith_eval uses it)
+        hot: Callable[[ArithEvaluator], int] | None = None
+        looks = 0 if text is not None else _HOT_LOOKS
 
         def arith_cmd() -> int:
             # what (( )) does around its test (as Evaluator._exec_arith and execute()), its
             # evaluation in place: two frames fewer in the loops' commonest command (-12% of a
             # `for ((;;)) { (( x = ... )); }` step); cond_cmd has the same shape
+            nonlocal hot, looks
             if not mode.plain and _traced(st):
                 return slow()
             st.line = line
@@ -521,7 +532,13 @@ class Compiler:
                 try:
                     sh.arith_cmd = "((: "
                     try:
-                        status = 0 if value_fn() != 0 else 1
+                        if hot is not None and not aev.depth:  # (a nested one: arith_eval's own)
+                            status = 0 if hot(aev) != 0 else 1
+                        else:
+                            status = 0 if value_fn() != 0 else 1
+                            if looks < _HOT_LOOKS:
+                                looks += 1
+                                hot = generated_of(text)  # type: ignore[arg-type]  # (looks: a text)
                     finally:
                         sh.arith_cmd = ""
                 except (ArithError, ExpansionError) as e:
