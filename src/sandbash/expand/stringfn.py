@@ -287,12 +287,17 @@ def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]
         name = p.name
 
         def unquoted_scalar(out: list[str]) -> None:
+            # (letters and digits alone, `$k` of a count: no IFS whitespace and nothing to glob,
+            # known from one test, without the four)
             var = lookup(name)
             if var is not None and type(var) is Var and type(value := var.value) is str:
                 if (
                     value
                     and len(value) <= CHARGE_FROM
-                    and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+                    and (
+                        value.isalnum()
+                        or not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+                    )
                     and ifs() == " \t\n"
                 ):
                     out.append(value)
@@ -310,7 +315,7 @@ def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]
             type(value) is str
             and value
             and len(value) <= CHARGE_FROM
-            and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+            and (value.isalnum() or not (" " in value or "\t" in value or "\n" in value or maybe_glob(value)))
             and ifs() == " \t\n"
         ):
             out.append(value)
@@ -339,7 +344,10 @@ def _unquoted_op_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
         if type(value) is str:
             if (
                 value
-                and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+                and (
+                    value.isalnum()
+                    or not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+                )
                 and ifs() == " \t\n"
             ):
                 if len(value) > CHARGE_FROM:

@@ -257,7 +257,13 @@ def _declare_one(name: str, v: str, inline: bool) -> str:
     none = v == "None"
     size = "VAR_OVERHEAD" if none else f"VAR_OVERHEAD + (len({v}) if {v}.isascii() else 4 * len({v}))"
     # (no value: a temporary binding of the call's to inherit is declare_local's)
-    below = f"\n    and not ({name} in vs.local_names and vs.temp_below({name}) is not None)" if none else ""
+    # (with the globals and this scope alone, nothing is below: temp_below walks from this scope,
+    # which does not hold the name, down to the globals, which it never looks at)
+    below = (
+        f"\n    and not (len(scopes) > 2 and {name} in vs.local_names and vs.temp_below({name}) is not None)"
+        if none
+        else ""
+    )
     return (
         f"vs = st.vars\n"
         f"scopes = vs.scopes\n"
