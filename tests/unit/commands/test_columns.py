@@ -94,6 +94,7 @@ CASES = [
     ["join", "-o", "auto", "-o", "0,2.1", "f1", "f2"],
     ["join", "-t", ":", "--header", "-1", "2", "e1", "e2"],
     ["join", "-e", "E", "-a2", "-2", "2", "b1", "b2"],
+    ["column", "-t", "-"],  # (util-linux 2.38: `-` is a file name, stdin only with no operand)
     ["column", "-t", "tbl"],
     ["column", "-t", "-s,", "csv"],
     ["column", "-t", "-N", "X,Y,Z,W", "-R", "2", "tbl"],

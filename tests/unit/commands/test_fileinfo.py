@@ -63,6 +63,11 @@ CASES: list[list[str]] = [
     ["file", "-N", "ascii", "utf8"],
     ["file", "-F", "#", "ascii"],
     ["file", "--mime-encoding", "latin"],
+    # a name that cannot be opened reads so in every mode (no MIME type of its own)
+    ["file", "-i", "nx", "ascii"],
+    ["file", "--mime-type", "nx"],
+    ["file", "-bi", "nx"],
+    ["file", "--mime-encoding", "nx"],
     ["file", "/dev/null"],
     ["file"],
     ["basename", "/a/b/"],

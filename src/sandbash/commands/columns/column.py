@@ -73,6 +73,7 @@ def _die(ctx: Ctx, message: str) -> CommandExit:
 def _read(ctx: Ctx, files: list[str], mem: MemoryHold) -> list[str] | None:
     lines: list[str] = []
     inputs = ctx.inputs(files, "{name}: {err}", "read failed: {err}")  # util-linux 2.38's words
+    inputs.dash_is_stdin = not files  # (util-linux 2.38 opens `-` as a file: stdin only with no operand)
     for _name, stream in inputs:
         with inputs.reading():
             for batch, _tail in split_records(ctx, stream):

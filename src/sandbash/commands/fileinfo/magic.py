@@ -476,13 +476,19 @@ def cmd_file(ctx: Ctx) -> int:
                 ctx.error(f"cannot stat `{path}' ({errmsg(e)})")
                 status = 1
                 continue
-            result = Result(f"cannot open `{path}' ({errmsg(e)})", "application/x-not-found", "")
+            # file 5.44 says so in every mode, -i/--mime-type/--mime-encoding too (no MIME type)
+            message = f"cannot open `{path}' ({errmsg(e)})"
+            result = Result(message, message, message)
         if opts.has("mime_type"):
             text = result.mime
         elif opts.has("mime_encoding"):
             text = result.encoding
         elif opts.has("mime"):
-            text = f"{result.mime}; charset={result.encoding}" if result.encoding else result.mime
+            text = (
+                f"{result.mime}; charset={result.encoding}"
+                if result.encoding and result.encoding != result.mime
+                else result.mime
+            )
         else:
             text = result.desc
         if opts.has("brief"):
