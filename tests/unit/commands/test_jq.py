@@ -544,3 +544,36 @@ def test_help_letter_wins_in_a_word() -> None:
     for word in ("-Vh", "-hz", "-zh"):
         r = run_command(["jq", word])
         assert (r.status, r.stderr) == (0, b"") and r.stdout.startswith(b"Usage:\tjq [OPTIONS] FILTER")
+
+
+SPLIT_FILES = {
+    "n1": "1",
+    "n2": "2",
+    "j1": '{"a":',
+    "j2": "1}\n",
+    "r1": "first",
+    "r2": "second\nthird",
+    "e": "1\n{",
+}
+
+
+@pytest.mark.skipif(not have("jq"), reason="jq not installed")
+@pytest.mark.parametrize(
+    "args",
+    [
+        # jq reads its files as one text: a value or a raw line runs on into the next file
+        ["-c", ".", "n1", "n2"],
+        ["-c", ".", "j1", "j2"],
+        ["-R", ".", "r1", "r2"],
+        ["-R", ".", "r2", "r1"],
+        ["-Rs", ".", "r1", "r2"],
+        ["-s", "-c", ".", "n1", "j1", "j2"],
+        ["-n", "-c", "[inputs]", "n2", "n1"],
+        [".", "e", "n1"],
+        ["-c", "--seq", ".", "n1", "n2"],
+    ],
+)
+def test_files_are_one_text(args: list[str]) -> None:
+    r = run_command(["jq", *args], files=SPLIT_FILES)
+    real_out, _, real_status = real_command(["jq", *args], b"", SPLIT_FILES)
+    assert (r.stdout, r.status) == (real_out, real_status)

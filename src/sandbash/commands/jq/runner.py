@@ -6,6 +6,7 @@ import errno
 from collections.abc import Iterator
 
 from ...limits import LimitExceeded, LimitKind
+from ...stdio.streams import Stream
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..textbasic.common import STDIO_BLOCK
@@ -37,7 +38,7 @@ class Inputs:
         self.checkpoint = checkpoint
         # the operands, opened one by one as the values are pulled (jq's words for a bad one)
         self.operands = ctx.inputs(opts.files, "error: Could not open file {name}: {err}")
-        self.next_operand = iter(self.operands)
+        self.started = False
         self.stream: JsonStream | None = None
         self.filename: str | None = None
         self.raw_lines: Iterator[str] | None = None
@@ -50,22 +51,31 @@ class Inputs:
         return self.operands.failures
 
     def _open_next(self) -> bool:
-        for name, stream in self.next_operand:
+        """Start the input: the operands read as one text (jq feeds its files to one parser: a
+        value or a raw line may run from one file into the next, `printf 1 > a; printf 2 > b;
+        jq . a b` is 12). False when it has been started (or, with --seq, read) already."""
+        if self.started:
+            return False
+        self.started = True
+        chunks = (chunk for _name, stream in self._operands() for chunk in stream.chunks())
+        if self.opts.seq and not self.opts.raw_input:
+            self.pending.extend(_seq_values(b"".join(chunks), self))
+            return False
+        cap = self.ctx.limits.max_string_length
+        if self.opts.raw_input:
+            self.raw_lines = _lines(chunks, cap, keep_eol=self.opts.slurp)
+        else:
+            self.stream = JsonStream(chunks, self.checkpoint, cap, self.ctx.budget.remaining)
+        return True
+
+    def _operands(self) -> Iterator[tuple[str, Stream]]:
+        """The operands in turn, each opened as it is reached (a directory is a read error)."""
+        for name, stream in self.operands:
             self.filename = "<stdin>" if name == "-" else name
             if name != "-" and self.ctx.fs.try_stat(name) is not None and self.ctx.fs.is_dir(name):
                 self.operands.fail_reading(errno.EISDIR)  # a backend that opens directories
                 continue
-            chunks = stream.chunks()
-            if self.opts.seq and not self.opts.raw_input:
-                self.pending.extend(_seq_values(b"".join(chunks), self))
-                continue
-            cap = self.ctx.limits.max_string_length
-            if self.opts.raw_input:
-                self.raw_lines = _lines(chunks, cap, keep_eol=self.opts.slurp)
-            else:
-                self.stream = JsonStream(chunks, self.checkpoint, cap, self.ctx.budget.remaining)
-            return True
-        return False
+            yield name, stream
 
     def next_value(self) -> Any:
         """The next input value, NOTHING at the end; raises ParseError."""
@@ -101,13 +111,13 @@ class Inputs:
 
     def slurped(self) -> Any:
         if self.opts.raw_input:
-            parts = []
-            while self._open_next():
-                assert self.raw_lines is not None
-                parts.append("".join(self.raw_lines))
-                self.end_lines = parts[-1].count("\n")
-                self.raw_lines = None
-            return "".join(parts)
+            if not self._open_next():
+                return ""
+            assert self.raw_lines is not None
+            text = "".join(self.raw_lines)
+            self.end_lines = text.count("\n")
+            self.raw_lines = None
+            return text
         out: list[Any] = []
         while True:
             v = self.next_value()
