@@ -20,6 +20,11 @@ FILES: dict[str, bytes | str] = {
     "far": "10: 4142\n",
     "two": "0: 41\n4: 42\n",
     "bin": b"a\x00bcdefg\x01hi jklm\nnop\tqrs\xc3\xa9tu\xffvwxyz",
+    # UTF-16/32 text in both byte orders, with a break (\x01), whitespace and a byte over 0x7f
+    "wide": "wide\tstring one\nand\x01two".encode("utf-16-le")
+    + "BIG endian\u00e9x".encode("utf-16-be")
+    + "four byte".encode("utf-32-le")
+    + "FOUR BYTE".encode("utf-32-be"),
 }
 
 # od's offset operands: `od FILE +N`, `od +N`, `od FILE N` (no modern option), --traditional's
@@ -165,6 +170,13 @@ CASES = [
     ["strings", "-f", "bin", "b1"],
     ["strings", "nope"],
     ["strings", "-3", "bin"],
+    ["strings", "-e", "l", "wide"],
+    ["strings", "-e", "b", "-t", "x", "wide"],
+    ["strings", "-el", "-w", "-n", "3", "wide"],
+    ["strings", "-e", "L", "wide", "bin"],
+    ["strings", "-eB", "-f", "wide"],
+    ["strings", "-e", "b"],
+    ["strings", "-e", "l", "-f"],
 ]
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from ...stdio.streams import StreamReadError
 from ..context import CommandExit, Ctx
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, help_text
 from ..record import Effects, declare
 from ..textbasic.common import (
     Out,
@@ -320,6 +320,19 @@ _PRINTABLE_RUNS: dict[tuple[bool, bool], tuple[re.Pattern[bytes], re.Pattern[byt
     ),
 }
 
+# -e b/l/B/L: a character is 2 or 4 bytes, big- or little-endian, and a string's characters are the
+# 7-bit ones (tab, graphic, space; \n\r\v\f with -w) with their other bytes zero:
+# (width, where its byte is, the byte class) per letter
+_WIDE = {"b": (2, 1), "l": (2, 0), "B": (4, 3), "L": (4, 0)}
+
+
+def _wide_runs(letter: str, whitespace: bool) -> tuple[re.Pattern[bytes], int, int]:
+    width, at = _WIDE[letter]
+    byte = rb"[\t\n\r\v\f\x20-\x7e]" if whitespace else rb"[\t\x20-\x7e]"
+    char = b"\x00" * at + byte + b"\x00" * (width - at - 1)
+    return re.compile(b"(?:" + char + b")+"), width, at
+
+
 STRINGS_SPEC = CommandSpec(
     name="strings",
     usage="[option(s)] [file(s)]",
@@ -372,9 +385,18 @@ def cmd_strings(ctx: Ctx) -> int:
     if radix is not None and radix not in ("o", "d", "x"):
         ctx.error("invalid radix")
         return 1
-    runs = _PRINTABLE_RUNS[(bool(opts.get("include_all_whitespace")), opts.get("encoding", "s") == "S")]
-    # the pattern is fixed; -n filters the runs (a count such as -n 99999999999 sized a repetition)
-    pattern = runs[0] if minimum >= 4 else runs[1]
+    encoding = opts.get("encoding", "s")
+    whitespace = bool(opts.get("include_all_whitespace"))
+    if encoding not in ("s", "S", *_WIDE):
+        ctx.stderr.write(help_text(STRINGS_SPEC).encode())  # (binutils: its usage, status 1)
+        return 1
+    width, at = 1, 0
+    if encoding in _WIDE:
+        pattern, width, at = _wide_runs(encoding, whitespace)
+    else:
+        runs = _PRINTABLE_RUNS[(whitespace, encoding == "S")]
+        # the pattern is fixed; -n filters the runs (a count such as -n 99999999999 sized a repetition)
+        pattern = runs[0] if minimum >= 4 else runs[1]
     sep = (opts.get("output_separator") or "\n").encode()
     out = Out(ctx.stdout)
     # binutils' words; a directory is a warning (status 1)
@@ -396,13 +418,15 @@ def cmd_strings(ctx: Ctx) -> int:
                 if files:
                     raise
                 data = b""  # (stdin is read with getc, and a failed read is its end: `strings < dir`)
-            prefix = (name + ": ").encode() if opts.get("print_file_name") else b""
+            shown = "{standard input}" if not files else name  # (binutils' name for stdin)
+            prefix = (shown + ": ").encode() if opts.get("print_file_name") else b""
             for m in pattern.finditer(data):
-                if m.end() - m.start() < minimum:
+                if m.end() - m.start() < minimum * width:
                     continue
                 loc = b""
                 if radix is not None:
                     loc = ({"o": "%7o ", "d": "%7d ", "x": "%7x "}[radix] % m.start()).encode()
-                out.write(prefix + loc + m.group() + sep)
+                text = m.group() if width == 1 else m.group()[at::width]
+                out.write(prefix + loc + text + sep)
     out.flush()
     return inputs.status
