@@ -360,6 +360,10 @@ PRINTF = [
     case('BEGIN { printf "%5d|%-5d|%05d|%+d|% d|%.3d|%.0d|\\n", 42, 42, 42, 42, 42, 42, 0 }'),
     case('BEGIN { printf "%*d|%-*s|%.*f\\n", 6, 42, 4, "ab", 2, 3.14159 }'),
     case('BEGIN { printf "%*d|\\n", -6, 42 }'),
+    # C length modifiers are ignored, each at most once: a repeated one (or q) leaves the text as written
+    case(
+        'BEGIN { printf "%ld %hd %Lf %jd %zd %td %lhd %jzd|%lld %hhd %5.2lld %qd %lls|%d\\n", 1, 2, 3, 4, 5, 6, 7, 8, 9 }'
+    ),
     case(
         'BEGIN { printf "[%z] [%5%] [%-5d] [%05s] [% d] [%+.3e] [%.0e] [%#.3g] [%c] [%.2c]\\n", 1, 2, 3, '
         '"ab", 5, 12345.678, 5, 1, "", "xyz" }'

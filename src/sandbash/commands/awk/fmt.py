@@ -111,7 +111,11 @@ def parse_format(fmt: str) -> list[Item]:
                 while i < n and fmt[i].isdigit():
                     i += 1
                 prec = int(fmt[j:i] or "0")
-        while i < n and fmt[i] in "hlLqjt":
+        # gawk reads the C length modifiers and ignores them, each at most once: a second one (`%lld`,
+        # `%hhd`) ends the specification, which is then printed as written (so is `%q`)
+        seen = ""
+        while i < n and fmt[i] in "hlLjzt" and fmt[i] not in seen:
+            seen += fmt[i]
             i += 1
         if i >= n or fmt[i] not in _CONV:
             # not a conversion: printed as written
