@@ -137,7 +137,16 @@ OWNERS_CODEGEN = (
 # modules that load their own package's submodules on first use by a name from a literal table of
 # that package (commands, builtins, filesystem backends): `__import__` instead of importlib, which is
 # not imported at start-up. The name is always the package's own prefix plus a table entry.
-OWNERS_IMPORT = {"commands/registry.py", "interp/builtin_table.py", "vfs/__init__.py"}
+OWNERS_IMPORT = {
+    "commands/registry.py",
+    "interp/builtin_table.py",
+    "vfs/__init__.py",
+    # the lazy packages: a name of their own table loads its submodule on first use
+    "__init__.py",
+    "commands/grep/__init__.py",
+    "commands/shellutils/__init__.py",
+    "commands/textbasic/__init__.py",
+}
 
 
 def _files() -> list[Path]:

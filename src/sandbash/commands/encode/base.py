@@ -321,16 +321,36 @@ _PRINTABLE_RUNS: dict[tuple[bool, bool], tuple[re.Pattern[bytes], re.Pattern[byt
 }
 
 # -e b/l/B/L: a character is 2 or 4 bytes, big- or little-endian, and a string's characters are the
-# 7-bit ones (tab, graphic, space; \n\r\v\f with -w) with their other bytes zero:
-# (width, where its byte is, the byte class) per letter
-_WIDE = {"b": (2, 1), "l": (2, 0), "B": (4, 3), "L": (4, 0)}
-
-
-def _wide_runs(letter: str, whitespace: bool) -> tuple[re.Pattern[bytes], int, int]:
-    width, at = _WIDE[letter]
-    byte = rb"[\t\n\r\v\f\x20-\x7e]" if whitespace else rb"[\t\x20-\x7e]"
-    char = b"\x00" * at + byte + b"\x00" * (width - at - 1)
-    return re.compile(b"(?:" + char + b")+"), width, at
+# 7-bit ones (tab, graphic, space; \n\r\v\f too with -w) with their other bytes zero. Per letter:
+# its width, where its byte is, and its runs (without -w, with -w)
+_WIDE: dict[str, tuple[int, int, tuple[re.Pattern[bytes], re.Pattern[bytes]]]] = {
+    "b": (
+        2,
+        1,
+        (re.compile(rb"(?:\x00[\t\x20-\x7e])+"), re.compile(rb"(?:\x00[\t\n\r\v\f\x20-\x7e])+")),
+    ),
+    "l": (
+        2,
+        0,
+        (re.compile(rb"(?:[\t\x20-\x7e]\x00)+"), re.compile(rb"(?:[\t\n\r\v\f\x20-\x7e]\x00)+")),
+    ),
+    "B": (
+        4,
+        3,
+        (
+            re.compile(rb"(?:\x00\x00\x00[\t\x20-\x7e])+"),
+            re.compile(rb"(?:\x00\x00\x00[\t\n\r\v\f\x20-\x7e])+"),
+        ),
+    ),
+    "L": (
+        4,
+        0,
+        (
+            re.compile(rb"(?:[\t\x20-\x7e]\x00\x00\x00)+"),
+            re.compile(rb"(?:[\t\n\r\v\f\x20-\x7e]\x00\x00\x00)+"),
+        ),
+    ),
+}
 
 
 STRINGS_SPEC = CommandSpec(
@@ -392,7 +412,8 @@ def cmd_strings(ctx: Ctx) -> int:
         return 1
     width, at = 1, 0
     if encoding in _WIDE:
-        pattern, width, at = _wide_runs(encoding, whitespace)
+        width, at, wide_runs = _WIDE[encoding]
+        pattern = wide_runs[whitespace]
     else:
         runs = _PRINTABLE_RUNS[(whitespace, encoding == "S")]
         # the pattern is fixed; -n filters the runs (a count such as -n 99999999999 sized a repetition)

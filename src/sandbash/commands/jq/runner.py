@@ -39,6 +39,7 @@ class Inputs:
         # the operands, opened one by one as the values are pulled (jq's words for a bad one)
         self.operands = ctx.inputs(opts.files, "error: Could not open file {name}: {err}")
         self.started = False
+        self.lines_before = 0  # newlines of the operands before the current one
         self.stream: JsonStream | None = None
         self.filename: str | None = None
         self.raw_lines: Iterator[str] | None = None
@@ -57,7 +58,7 @@ class Inputs:
         if self.started:
             return False
         self.started = True
-        chunks = (chunk for _name, stream in self._operands() for chunk in stream.chunks())
+        chunks = self._chunks()
         if self.opts.seq and not self.opts.raw_input:
             self.pending.extend(_seq_values(b"".join(chunks), self))
             return False
@@ -67,6 +68,17 @@ class Inputs:
         else:
             self.stream = JsonStream(chunks, self.checkpoint, cap, self.ctx.budget.remaining)
         return True
+
+    def _chunks(self) -> Iterator[bytes]:
+        """The operands' bytes in turn; `lines_before` counts the newlines of the files before the
+        one being read (jq's positions and input_line_number count within the current file)."""
+        carry = 0
+        for _name, stream in self._operands():
+            self.lines_before += carry
+            carry = 0
+            for chunk in stream.chunks():
+                carry += chunk.count(b"\n")
+                yield chunk
 
     def _operands(self) -> Iterator[tuple[str, Stream]]:
         """The operands in turn, each opened as it is reached (a directory is a read error)."""
@@ -129,13 +141,13 @@ class Inputs:
         if self.filename is None:
             return "<unknown>"
         if self.stream is not None:
-            return f"{self.filename}:{self.stream.line_number()}"
-        return f"{self.filename}:{self.end_lines or self.raw_line_count}"
+            return f"{self.filename}:{self.stream.line_number() - self.lines_before}"
+        return f"{self.filename}:{(self.end_lines or self.raw_line_count) - self.lines_before}"
 
     def line_number(self) -> int:
         if self.stream is not None:
-            return self.stream.line_number()
-        return self.raw_line_count
+            return self.stream.line_number() - self.lines_before
+        return self.raw_line_count - self.lines_before
 
 
 def _lines(chunks: Iterator[bytes], cap: int, keep_eol: bool = False) -> Iterator[str]:
