@@ -62,6 +62,9 @@ def test_every_way_of_asking_agrees_on_a_present_command(name: str) -> None:
         "PATH=/nowhere; type -a ls; echo $?",
         "f() { :; }; type -a f ls | tail -2",
         "PATH=/bin:/usr/bin; type -aP cat; command -v cat",
+        # Debian's which: getopts' complaint on stderr, its usage line on stdout, status 2
+        "which -s ls; echo $?",
+        "which -as ls 2>&1; echo $?",
     ],
 )
 def test_type_a_lists_every_path_as_bash_does(script: str) -> None:

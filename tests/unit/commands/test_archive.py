@@ -157,6 +157,63 @@ def test_gzip() -> None:
     )
 
 
+def _gzip_header(data: bytes) -> bytes:
+    """A gzip stream's header: magic, flags, time and the stored name (the deflate data after it
+    depends on the zlib build)."""
+    if data[:2] != b"\x1f\x8b":
+        return data
+    end = data.index(b"\0", 10) + 1 if data[3] & 8 else 10
+    return data[:end]
+
+
+@needs["gzip"]
+def test_gzip_name_and_time_letters_and_the_other_options() -> None:
+    # -n/-N set both the name and the time, -m/-M the time alone, the last given wins; -a is
+    # ignored with a warning, -b takes the old bits value, -Z is not built in
+    scenario(
+        [
+            ["gzip", "-c", *flags, "a.txt"]
+            for flags in (
+                ["-m"],
+                ["-M"],
+                ["-n", "-M"],
+                ["-m", "-N"],
+                ["-N", "-n"],
+                ["-n", "-N"],
+                ["-mn"],
+                ["-a"],
+            )
+        ]
+        + [["gzip", "-b", "5", "-c", "a.txt"], ["gzip", "-Z", "a.txt"], ["zcat", "-Z", "a.txt.gz"]],
+        norm=_gzip_header,
+    )
+
+
+@pytest.mark.parametrize(
+    "argv", [["gzip", "-h"], ["gzip", "-H"], ["gzip", "-V"], ["gzip", "-L"], ["gunzip", "-V"]]
+)
+def test_gzip_short_help_and_version_letters(argv: list[str]) -> None:
+    ours = run_command(argv)
+    long = run_command([argv[0], "--help" if argv[1] in ("-h", "-H") else "--version"])
+    assert (ours.status, ours.stderr, ours.stdout) == (0, b"", long.stdout)
+
+
+def test_gunzip_and_zcat_have_their_own_usage() -> None:
+    # GNU's gunzip and zcat scripts print their own help, listing the options they document
+    gunzip = run_command(["gunzip", "--help"]).stdout.decode()
+    zcat = run_command(["zcat", "--help"]).stdout.decode()
+    assert gunzip.startswith(
+        "Usage: gunzip [OPTION]... [FILE]...\nUncompress FILEs (by default, in-place).\n"
+    )
+    assert zcat.startswith("Usage: zcat [OPTION]... [FILE]...\nUncompress FILEs to standard output.\n")
+    assert "--decompress" not in gunzip and "--keep" in gunzip and "--to-stdout" not in gunzip
+    assert (
+        "--stdout" not in zcat
+        and "--keep" not in zcat
+        and "read compressed data even from a terminal" in zcat
+    )
+
+
 @needs["gzip"]
 def test_gzip_damaged_input() -> None:
     good = run_command(["gzip", "-c"], stdin=b"hello\n" * 100).stdout

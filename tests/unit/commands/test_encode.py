@@ -177,12 +177,24 @@ CASES = [
     ["strings", "-eB", "-f", "wide"],
     ["strings", "-e", "b"],
     ["strings", "-e", "l", "-f"],
+    ["strings", "bin", "-"],
+    ["strings", "-f", "-", "b1"],
 ]
 
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c) for c in CASES])
 def test_matches(argv: list[str]) -> None:
     compare(argv, b"stdin data\x00\x01 here\n", FILES)
+
+
+@pytest.mark.parametrize("argv", [["strings", "-"], ["strings", "-", "-"], ["strings", "--", "-"]])
+def test_strings_dash_alone_is_usage(argv: list[str]) -> None:
+    # `-` is binutils' old spelling of -a, not stdin: with no file left it is the usage error
+    # (stdout and status compared; the usage text is in our words)
+    compare(argv, b"stdin data here\n", FILES, stderr=False)
+    from sandbash.testing import run_command
+
+    assert run_command(argv, stdin=b"stdin data here\n").stderr.startswith(b"Usage: strings ")
 
 
 def test_roundtrip_large() -> None:

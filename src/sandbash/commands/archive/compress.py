@@ -11,14 +11,14 @@ from __future__ import annotations
 import datetime as _dt
 import errno
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...stdio.streams import ClosedStream, StreamReadError
 from ...vfs.base import NS
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..date import local_zone
-from ..options import CommandSpec, Opt, Parsed
+from ..options import CommandSpec, Opt, Parsed, help_text, usage_message, version_text
 from ..record import Effects, declare
 from . import codecs
 from .codecs import Bounds, CodecError, GzipInfo
@@ -58,7 +58,46 @@ GZIP_SPEC = CommandSpec(
         Opt(None, "fast", dest="level", const=1, help="compress faster"),
         Opt(None, "best", dest="level", const=9, help="compress better"),
         *level_opts(),
+        # gzip 1.12's other letters: -m/-M leave out or keep the time alone (-n/-N both name and
+        # time; the last given wins), -a is ignored off MS-DOS, -b is the old LZW bits (ignored),
+        # -h/-H help, -V/-L the version, -Z (LZW compression) is not built in
+        Opt("m", "no-time"),
+        Opt("M", "time"),
+        Opt("a", "ascii"),
+        Opt("b", "bits", "required"),
+        Opt("h", None, dest="show_help", stop=True),
+        Opt("H", None, dest="show_help", stop=True),
+        Opt("V", None, dest="show_version", stop=True),
+        Opt("L", "license", dest="show_version", stop=True),
+        Opt("Z", None, dest="lzw"),
     ),
+)
+
+
+def _gzip_script_spec(name: str, summary: str, shown: dict[str, str]) -> CommandSpec:
+    """The spec of gunzip or zcat, GNU's scripts running `gzip -d` / `gzip -cd`: gzip's options
+    (they pass every one on), their own usage, summary and help rows (`shown`: the options each
+    documents, by key, and the help text it gives them)."""
+    opts = tuple(replace(o, help=shown.get(o.key, "") if o.help else "") for o in GZIP_SPEC.opts)
+    return replace(GZIP_SPEC, name=name, summary=summary, opts=opts)
+
+
+_SCRIPT_ROWS = {o.key: o.help for o in GZIP_SPEC.opts if o.help}
+GUNZIP_SPEC = _gzip_script_spec(
+    "gunzip",
+    "Uncompress FILEs (by default, in-place).",
+    {k: v for k, v in _SCRIPT_ROWS.items() if k not in ("decompress", "rsyncable", "level")},
+)
+ZCAT_SPEC = _gzip_script_spec(
+    "zcat",
+    "Uncompress FILEs to standard output.",
+    {
+        **{
+            k: _SCRIPT_ROWS[k]
+            for k in ("list", "quiet", "recursive", "suffix", "synchronous", "test", "verbose")
+        },
+        "force": "force; read compressed data even from a terminal",
+    },
 )
 BZIP2_SPEC = CommandSpec(
     "bzip2",
@@ -301,13 +340,23 @@ def _level(job: Job) -> int:
     return int(level)
 
 
+def _gzip_saves(opts: Parsed) -> tuple[bool, bool]:
+    """Whether gzip stores the input's name and its time in the header: -n drops both, -N keeps
+    both, -m drops the time, -M keeps it; the last given wins."""
+    name = time = True
+    for key, _ in opts.order:
+        if key in ("no_name", "name"):
+            name = time = key == "name"
+        elif key in ("no_time", "time"):
+            time = key == "time"
+    return name, time
+
+
 def _encode(job: Job, chunks: Iterable[bytes], name: str | None, mtime: int) -> Iterator[bytes]:
     if job.tool == "gzip":
+        save_name, save_time = _gzip_saves(job.opts)
         return codecs.gzip_compress(
-            chunks,
-            _level(job),
-            None if job.opts.has("no_name") else name,
-            0 if job.opts.has("no_name") else mtime,
+            chunks, _level(job), name if save_name else None, mtime if save_time else 0
         )
     if job.tool == "bzip2":
         return codecs.bzip2_compress(chunks, _level(job))
@@ -605,7 +654,7 @@ def _verbose(
         header = (
             info.header_bytes
             if job.decompress
-            else 18 + (0 if job.opts.has("no_name") else len(path.rsplit("/", 1)[-1]) + 1)
+            else 18 + (len(path.rsplit("/", 1)[-1]) + 1 if _gzip_saves(job.opts)[0] else 0)
         )
         target = "stdout" if to_stdout else out
         ctx.stderr.write(
@@ -702,6 +751,17 @@ def _list_totals(job: Job) -> None:
 
 def _run(ctx: Ctx, tool: str, spec: CommandSpec, decompress: bool, to_stdout: bool) -> int:
     opts, files = ctx.parse(spec)
+    if opts.has("show_help"):
+        ctx.out(help_text(spec))
+        return 0
+    if opts.has("show_version"):
+        ctx.out(version_text(spec))
+        return 0
+    if opts.has("lzw"):
+        ctx.stderr.write(usage_message(spec, "-Z not supported in this version", "gzip", "gzip").encode())
+        return 1
+    if opts.has("ascii"):
+        ctx.error("option --ascii ignored on this system")
     if to_stdout:
         opts.values["stdout"] = True
     if tool == "bzip2" and opts.has("compress"):
@@ -730,16 +790,16 @@ def cmd_gzip(ctx: Ctx) -> int:
 # messages name gzip
 
 
-@declare("gunzip", spec=GZIP_SPEC, spells="gzip", effects=Effects.COMPRESS)
+@declare("gunzip", spec=GUNZIP_SPEC, spells="gzip", effects=Effects.COMPRESS)
 def cmd_gunzip(ctx: Ctx) -> int:
     ctx.name = "gzip"
-    return _run(ctx, "gzip", GZIP_SPEC, True, False)
+    return _run(ctx, "gzip", GUNZIP_SPEC, True, False)
 
 
-@declare("zcat", spec=GZIP_SPEC, spells="gzip", effects=Effects.DECOMPRESS_CAT)
+@declare("zcat", spec=ZCAT_SPEC, spells="gzip", effects=Effects.DECOMPRESS_CAT)
 def cmd_zcat(ctx: Ctx) -> int:
     ctx.name = "gzip"
-    return _run(ctx, "gzip", GZIP_SPEC, True, True)
+    return _run(ctx, "gzip", ZCAT_SPEC, True, True)
 
 
 @declare("bzip2", spec=BZIP2_SPEC, spells="bzip2", effects=Effects.COMPRESS)

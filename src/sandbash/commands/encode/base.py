@@ -393,7 +393,13 @@ STRINGS_SPEC = CommandSpec(
 @declare("strings", spec=STRINGS_SPEC, effects=Effects.READS)
 @command
 def cmd_strings(ctx: Ctx) -> int:
-    opts, files = ctx.parse(STRINGS_SPEC)
+    opts, operands = ctx.parse(STRINGS_SPEC)
+    # binutils reads an operand `-` as the old spelling of -a (scan the whole file), not as stdin;
+    # operands that are all `-` leave no file, which is its usage error
+    files = [name for name in operands if name != "-"]
+    if operands and not files:
+        ctx.stderr.write(help_text(STRINGS_SPEC).encode())
+        return 1
     try:
         minimum = int(opts.get("bytes", "4"))
         if minimum < 1:

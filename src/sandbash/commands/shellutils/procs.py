@@ -276,7 +276,9 @@ def cmd_which(ctx: Ctx) -> int:
             break
         for ch in arg[1:]:
             if ch != "a":
-                ctx.stderr.write(f"Illegal option -{ch}\nUsage: /usr/bin/which [-a] args\n".encode())
+                # its sh's getopts complains on stderr; the script's own usage line goes to stdout
+                ctx.stderr.write(f"Illegal option -{ch}\n".encode())
+                ctx.out("Usage: /usr/bin/which [-a] args\n")
                 return 2
         every = True
     names = args
