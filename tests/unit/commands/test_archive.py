@@ -326,6 +326,44 @@ def test_tar_create_list_extract() -> None:
 
 
 @needs["tar"]
+def test_tar_file_archived_twice_is_a_hard_link() -> None:
+    # GNU tar 1.34: a regular file met again in one run is stored as a hard link to its first
+    # name, whatever its link count; extracting `f link to f` is no error; --hard-dereference
+    # stores it again
+    scenario(
+        [
+            ["tar", "cvf", "t.tar", "a.txt", "a.txt", "./a.txt"],
+            ["tar", "tvf", "t.tar"],
+            ["tar", "cf", "u.tar", "d", "d/e/g", "d"],
+            ["tar", "tvf", "u.tar"],
+            ["tar", "--hard-dereference", "-cf", "h.tar", "a.txt", "a.txt"],
+            ["tar", "tvf", "h.tar"],
+            ["mkdir", "out"],
+            ["tar", "xvf", "t.tar", "-C", "out"],
+            ["tar", "xf", "u.tar", "-C", "out"],
+            ["cat", "out/a.txt", "out/d/e/g"],
+        ],
+    )
+
+
+@needs["tar"]
+def test_tar_absolute_names_twice_announce_the_link_targets() -> None:
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "f")
+        with open(path, "wb") as fh:
+            fh.write(b"x\n")
+        vfs = make_vfs({})
+        vfs.view("/").mkdir(d, parents=True)
+        vfs.view("/").write_bytes(path, b"x\n")
+        argv = ["tar", "cf", "-", path, path]
+        real = oracle.run(argv, capture_output=True, cwd=d, env=ENV, timeout=30)
+        ours = run_command(argv, vfs=vfs, env=ENV)
+        assert (ours.stderr.decode(), ours.status) == (real.stderr.decode(), real.returncode)
+        listed = run_command(["tar", "tf", "-"], stdin=ours.stdout, vfs=vfs, env=ENV)
+        assert listed.stdout.decode() == f"{path[1:]}\n{path[1:]}\n"
+
+
+@needs["tar"]
 def test_tar_unsafe_names_links_and_lists() -> None:
     files = dict(FILES, **{"evil.tar": _evil_tar(), "list": b"a.txt\nd/e/g\n", "ex": b"*.txt\n"})
     scenario(

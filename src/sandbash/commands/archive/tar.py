@@ -129,7 +129,7 @@ class Tar:
     a: TarArgs
     failed: bool = False
     differs: bool = False  # -d found a difference (status 1)
-    prefixes: set[str] = field(default_factory=set)
+    prefixes: set[tuple[str, str]] = field(default_factory=set)
     ugswidth: int = 19
     hold: MemoryHold | None = None
 
@@ -173,8 +173,9 @@ class Tar:
         self.ctx.stderr.write(f"{lead}{program}: {message}\n".encode())
         return self.fatal(f"Child returned status {status}")
 
-    def strip_unsafe(self, name: str) -> str:
-        """GNU safer_name_suffix: drop a leading `/` or `...../` prefix, once announced."""
+    def strip_unsafe(self, name: str, what: str = "member names") -> str:
+        """GNU safer_name_suffix: drop a leading `/` or `...../` prefix, announced once for each
+        prefix and kind of name (`what`: member names, or hard link targets)."""
         if self.a.absolute:
             return name
         prefix_len = 0
@@ -190,9 +191,9 @@ class Tar:
             prefix_len += 1
         if prefix_len:
             prefix = name[:prefix_len]
-            if prefix not in self.prefixes:
-                self.prefixes.add(prefix)
-                self.ctx.error(f"Removing leading `{prefix}' from member names")
+            if (what, prefix) not in self.prefixes:
+                self.prefixes.add((what, prefix))
+                self.ctx.error(f"Removing leading `{prefix}' from {what}")
             name = name[prefix_len:]
         return name
 
@@ -433,12 +434,17 @@ def _add_path(
         return
     ctx.checkpoint()
     info = _tarinfo(tar, member, st, full)
-    if st.is_file and st.nlink > 1:
+    if st.is_file and not tar.a.hard_dereference:
+        # GNU tar 1.34 stores a regular file it already archived in this run as a hard link to
+        # the first name, whatever its link count (`tar cf a.tar f ./f`); the target is the
+        # name as given, made safe as a link target
         key = (st.dev, st.ino)
-        if key in seen_inodes:
-            info.type, info.linkname, info.size = tarfile.LNKTYPE, seen_inodes[key], 0
+        first = seen_inodes.get(key)
+        if first is not None:
+            info.type, info.size = tarfile.LNKTYPE, 0
+            info.linkname = tar.strip_unsafe(first, "hard link targets") or "."
         else:
-            seen_inodes[key] = member
+            seen_inodes[key] = name
     if tar.a.verbose:
         tar.show(info, tar.a.verbose > 1, name)  # (the name on disk: untransformed, unstripped)
     if tar.a.transforms:
@@ -658,6 +664,18 @@ def _extract_one(
                 fs.mkdir(target, 0o700)
             dirs.append((target, info))
             return
+        source = None
+        if info.islnk():
+            link = tar.strip_unsafe(info.linkname, "hard link targets")
+            if tar.a.strip:
+                link = _strip(link, tar.a.strip) or link
+            source = base.rstrip("/") + "/" + link if not link.startswith("/") else link
+            if existing is not None and not existing.is_dir:
+                # GNU tar links first: EEXIST on the very file is success (`f link to f`, made
+                # by archiving f twice)
+                now = fs.try_stat(source)
+                if now is not None and (now.dev, now.ino) == (existing.dev, existing.ino):
+                    return
         if existing is not None:
             if tar.a.keep_old:
                 what = f"Cannot create symlink to {quote(info.linkname)}" if info.issym() else "Cannot open"
@@ -672,12 +690,9 @@ def _extract_one(
                 fs.unlink(target)
         if info.issym():
             fs.symlink(info.linkname, target)
-        elif info.islnk():
-            link = tar.strip_unsafe(info.linkname)
-            if tar.a.strip:
-                link = _strip(link, tar.a.strip) or link
+        elif source is not None:
             try:
-                fs.link(base.rstrip("/") + "/" + link if not link.startswith("/") else link, target)
+                fs.link(source, target)
             except FsError as e:
                 tar.error(f"{name}: Cannot hard link to {quote(info.linkname)}: {strerror(e.errno or 0)}")
             return

@@ -89,6 +89,7 @@ LONG: dict[str, tuple[str, bool]] = {
     "same-owner": ("ignore", False),
     "numeric-owner": ("ignore", False),
     "dereference": ("dereference", False),
+    "hard-dereference": ("hard_dereference", False),
     "wildcards": ("wildcards", False),
     "no-wildcards": ("no_wildcards", False),
     "anchored": ("ignore", False),
@@ -161,6 +162,7 @@ class TarArgs:
     touch: bool = False
     preserve: bool = False
     dereference: bool = False
+    hard_dereference: bool = False  # a file archived again is stored again, not as a hard link
     wildcards: bool = False
     owner: str | None = None
     group: str | None = None
