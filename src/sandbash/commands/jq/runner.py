@@ -140,14 +140,16 @@ class Inputs:
     def position(self) -> str:
         if self.filename is None:
             return "<unknown>"
-        if self.stream is not None:
-            return f"{self.filename}:{self.stream.line_number() - self.lines_before}"
-        return f"{self.filename}:{(self.end_lines or self.raw_line_count) - self.lines_before}"
+        return f"{self.filename}:{self._line_in_file(self.end_lines)}"
 
     def line_number(self) -> int:
-        if self.stream is not None:
-            return self.stream.line_number() - self.lines_before
-        return self.raw_line_count - self.lines_before
+        return self._line_in_file(0)
+
+    def _line_in_file(self, ended: int) -> int:
+        """Newlines read so far in the current file: the parser's count, else `ended` (a JSON text
+        read to its end) or the raw lines; jq counts within each file."""
+        read = self.stream.line_number() if self.stream is not None else ended or self.raw_line_count
+        return read - self.lines_before
 
 
 def _lines(chunks: Iterator[bytes], cap: int, keep_eol: bool = False) -> Iterator[str]:
