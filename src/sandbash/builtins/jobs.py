@@ -36,6 +36,8 @@ from ..interp.jobs import (
     told_here,
 )
 from ..interp.state import ONE_STATUS
+from ..interp.variables import AssignError
+from ..shvars.vars import READONLY
 from . import builtin
 from .bopts import parse_builtin, usage, wants_help
 from .core import _SIGNALS, signal_list, signal_name, signal_number
@@ -198,6 +200,8 @@ def _wait(sh: Shell, argv: list[str]) -> int:
         if var is None:
             sh.builtin_error("wait", f"`{opts.value('p')}': not a valid identifier")
             return 1
+        if var[1] is None and not _unset_first(sh, var[0]):
+            return 1
     if opts.has("n"):
         return _wait_any(sh, opts.args, var)
     if not opts.args:
@@ -239,6 +243,22 @@ def _wait(sh: Shell, argv: list[str]) -> int:
         if var is not None:
             assign_ref(sh, var, str(job.pid))
     return status
+
+
+def _unset_first(sh: Shell, name: str) -> bool:
+    """`wait -p NAME` unsets NAME before it waits (bash's builtin_unbind_variable: through a
+    reference; a readonly one is reported and ends the builtin, False). An element's reference
+    (`-p 'a[1]'`) is left as it is, as bash's unbind_variable finds no variable of that name."""
+    found = sh.state.vars.find(name)
+    if found is not None and found.attrs & READONLY:
+        sh.builtin_error("wait", f"{name}: cannot unset: readonly variable")
+        return False
+    try:
+        sh.va.unset_var(name)
+    except AssignError as e:  # (a readonly variable a reference names)
+        sh.builtin_error("wait", e.message)
+        return False
+    return True
 
 
 def _await(sh: Shell, job: Job) -> int:

@@ -20,6 +20,7 @@ from ..shvars.vars import (
     INTEGER,
     NAMEREF,
     READONLY,
+    THROUGH,
     VAR_OVERHEAD,
     ArrayRefArg,
     AssignArg,
@@ -664,6 +665,9 @@ class Executor:
             # exported) once it returns; whatever it unset stays unset
             persist = builtin is not None and temp is not None and name in SPECIAL and st.opts["posix"]
             if temp is not None:
+                if builtin is not None and not persist and _stores_through(argv):
+                    for tvar in temp.values():
+                        tvar.attrs |= THROUGH
                 st.vars.push(temp)
             try:
                 if builtin is not None:
@@ -1397,6 +1401,32 @@ def _keywords_to_assigns(cmd: A.SimpleCommand) -> A.SimpleCommand:
 
 # special builtins whose temporary bindings bash keeps as a context of their own while they run
 _BUILTIN_ENV = frozenset((".", "source", "eval", "unset"))
+# the builtins whose temporary bindings are a context of their own, which their stores change and
+# which goes with them (execute_builtin's isbltinenv: mapfile runs callbacks, read and fc use
+# readline), and the declarations, which find the binding themselves (builtins/varcmds.py); any
+# other builtin's store into its binding reaches the variable it hides too (_stores_through)
+_OWN_CONTEXT = _BUILTIN_ENV | {
+    "mapfile",
+    "readarray",
+    "read",
+    "fc",
+    "declare",
+    "typeset",
+    "local",
+    "export",
+    "readonly",
+}
+
+
+def _stores_through(argv: list[str]) -> bool:
+    """Whether the builtin `argv` runs stores through its temporary bindings (THROUGH): any but
+    _OWN_CONTEXT's, `command` and `builtin` as the builtin they run."""
+    i = 0
+    while i < len(argv) and argv[i] in ("command", "builtin"):
+        i += 1
+        while i < len(argv) and argv[i][:1] == "-" and argv[i] != "-":
+            i += 1  # (`command -p`, `--`)
+    return i == len(argv) or argv[i] not in _OWN_CONTEXT
 
 
 def _debug_applies(st: ShellState) -> bool:

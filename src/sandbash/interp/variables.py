@@ -21,6 +21,7 @@ from ..shvars.vars import (
     NOASSIGN,
     READONLY,
     SPECIAL_ASSIGN,
+    THROUGH,
     TWO_GRAINS,
     UPPER,
     VAR_OVERHEAD,
@@ -1087,6 +1088,7 @@ class Variables:
             return  # bash's att_noassign: assignments are ignored until `unset` makes the name ordinary
         # (an element written through a reference names the reference when refused: bash)
         written = name if sub is not None else None
+        asked = name
         if scope is None and self.state.vars.find(name) is not None:
             try:
                 target, tsub = self.resolve_name(name)
@@ -1121,6 +1123,14 @@ class Variables:
             raise AssignError(f"{name}[]: bad array subscript")  # `a[]=x` (bash's valid_array_reference)
         if scope is None:
             target_scope, var = self._scope_for_write(name)
+            if (
+                var is not None
+                and var.attrs & THROUGH
+                and target_scope is self.state.vars.scopes[-1]
+                and name == asked
+            ):
+                # (not through a reference: bash's resolution finds the binding itself)
+                self._store_through(name, value, sub, append, parsed)
         else:
             target_scope, var = scope, scope.get(name)
         if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
@@ -1186,6 +1196,21 @@ class Variables:
             new = None  # the value seeded (or offset) the variable: reading it stays dynamic
         _charge(vars_, target_scope, value_size(new) - value_size(cur))
         var.value = new
+
+    def _store_through(
+        self, name: str, value: str, sub: str | None, append: bool, parsed: A.Subscript | None
+    ) -> None:
+        """A builtin's store into its own temporary binding (`OPTIND=2 getopts ...`, `v=1 printf
+        -v v x`, `PWD=/x cd /`) is made to the variable the binding hides too, which keeps it
+        after the command, as bash's bind_variable writes temporary_env and then shell_variables
+        (the binding is no context of its own but for eval, source, unset, mapfile, read and fc:
+        executor's OWN_CONTEXT). The caller then stores into the binding itself."""
+        store = self.state.vars
+        temp = store.pop()
+        try:
+            self.set_var(name, value, sub=sub, append=append, parsed=parsed)
+        finally:
+            store.push(temp)
 
     def _set_plain_element(
         self,
@@ -1880,6 +1905,10 @@ class Variables:
         for i in range(len(scopes) - 1, -1, -1):
             var = scopes[i].get(name)
             if var is None:
+                continue
+            if var.attrs & THROUGH and i == len(scopes) - 1:
+                # (a builtin's temporary binding stays for the rest of it, bash's temporary_env:
+                # `OPTARG=x getopts ...` at the end unsets the OPTARG it hides)
                 continue
             if var.attrs & READONLY and not force:
                 raise AssignError(f"{name}: cannot unset: readonly variable")

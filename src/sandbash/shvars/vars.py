@@ -31,6 +31,11 @@ ARRAY = 64
 ASSOC = 128
 TRACE = 256
 CAPITALIZE = 512
+# No attribute of bash's: the mark of a builtin's temporary binding (`OPTIND=2 getopts ...`) that a
+# store reaches through to the variable it hides, as bash's bind_variable writes temporary_env and
+# then shell_variables (interp/variables.py's set_var). Never printed; every fast store path leaves
+# a variable with attributes beyond -x to set_var, which is what takes it there.
+THROUGH = 1024
 
 # variables whose assignment does more than store the value (variables.set_var)
 SPECIAL_ASSIGN = frozenset(
