@@ -54,9 +54,23 @@ def run(script: str, **kw: object) -> tuple[str, str, int]:
             "from sys import stdin\nfor x in stdin:\n  pass",
             "stdin = _sb_sys.stdin\nwhile (x := _sb_stdin_line()):\n  pass",
         ),
+        # sys.stdin handed on as a value (Monty iterates it where a host call cannot run): the
+        # rest of stdin is read first; its methods stay lazy
         (
             "import sys\nfor i, l in enumerate(sys.stdin): pass",
-            "sys = _sb_sys\nfor i, l in enumerate(sys.stdin): pass",
+            "sys = _sb_sys\nfor i, l in enumerate(_sb_stdin_loaded()): pass",
+        ),
+        (
+            "import sys, json\nd = json.load(sys.stdin); t = sys.stdin.read()",
+            "sys = _sb_sys; import json\nd = json.load(_sb_stdin_loaded()); t = sys.stdin.read()",
+        ),
+        (
+            "from sys import stdin as i\nx = sorted(i) + [l for l in i]",
+            "i = _sb_sys.stdin\nx = sorted(_sb_stdin_loaded()) + [l for l in _sb_stdin_loaded()]",
+        ),
+        (
+            "import sys\nb = list(sys.stdin.buffer); c = sys.stdin.buffer.read()",
+            "sys = _sb_sys\nb = list(_sb_stdin_loaded().buffer); c = sys.stdin.buffer.read()",
         ),
         ("for line in sys.stdin: pass", "for line in sys.stdin: pass"),  # no import: not ours to touch
     ],

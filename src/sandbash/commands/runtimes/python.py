@@ -229,6 +229,8 @@ class _Run:
             "_sb_eof": self._sb_eof,
             "_sb_path_given": self.os.path_given,
             "_sb_read_lines": self._guarded(self.os.read_lines),
+            "_sb_read_bytes": self._guarded(self.os.read_bytes),
+            "_sb_read_text": self._guarded(self.os.read_text),
             "_sb_system": self._guarded(sub.system),
             "_sb_popen_read": self._guarded(sub.popen_read),
             "_sb_pwrite": self._guarded(self.os.pwrite),

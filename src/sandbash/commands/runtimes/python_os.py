@@ -189,7 +189,50 @@ class VfsOS:
             chunk += ctx.stdin.readline(limit=ctx.limits.max_string_length)
         with ctx.hold_memory() as mem:
             mem.charge(len(chunk) * 3)
-            return _text(chunk).splitlines(keepends=True)
+            # CPython's sys.stdin ends a line at "\n" alone (str.splitlines also cuts at \r, \f,
+            # U+2028 and others, and "\r\n" stays as read)
+            parts = _text(chunk).split("\n")
+            lines = [part + "\n" for part in parts[:-1]]
+            if parts[-1]:
+                lines.append(parts[-1])
+            return lines
+
+    def read_text(self, n: int) -> str:
+        """sys.stdin.read(n): about `n` bytes of stdin as text (all of it when n < 0), a character
+        cut at the end completed."""
+        data = self.read_bytes(n)
+        for _ in range(3):
+            try:
+                data[-4:].decode("utf-8")
+            except UnicodeDecodeError as e:
+                if e.reason != "unexpected end of data":
+                    break
+                more = self.ctx.stdin.read(1)
+                if not more:
+                    break
+                data += more
+                continue
+            break
+        with self.ctx.hold_memory() as mem:
+            mem.charge(len(data) * 2)
+            return _text(data)
+
+    def read_bytes(self, n: int) -> bytes:
+        """sys.stdin.buffer: up to `n` bytes of stdin as they are (all of them when n < 0)."""
+        ctx = self.ctx
+        with ctx.hold_memory() as mem:
+            chunks: list[bytes] = []
+            left = n
+            while left:
+                ctx.checkpoint()
+                chunk = ctx.stdin.read(65536 if left < 0 else min(left, 65536))
+                if not chunk:
+                    break
+                mem.charge(len(chunk))
+                chunks.append(chunk)
+                if left > 0:
+                    left -= len(chunk)
+            return b"".join(chunks)
 
     def _read(self, path: str) -> bytes:
         ctx = self.ctx

@@ -12,7 +12,10 @@ stay its own): the parts of `sys` and the builtins Monty leaves out, over host c
 Host callbacks: `_sb_exit(code)` records the status and raises SystemExit; `_sb_eof()` raises
 the EOFError of input(); `_sb_path_given(path)` notes the spelling of the next open();
 `_sb_read_lines()` gives the next lines of stdin (about 64 KiB; [] at the end) to
-`_sb_stdin_line()`, which the rewritten `for line in sys.stdin:` loops call; `_sb_system(cmd)`
+`_sb_stdin_line()`, which sys.stdin (`_SbStdin`) and the rewritten `for line in sys.stdin:` loops
+call (where sys.stdin is handed on as a value, the rewrite reads the rest first:
+`_sb_stdin_loaded()`); `_sb_read_text(n)` serves sys.stdin.read() and `_sb_read_bytes(n)`
+sys.stdin.buffer (stdin's bytes as they are); `_sb_system(cmd)`
 and `_sb_popen_read(cmd)` run a sandbash command for the rewritten `os.system` / `os.popen`;
 `_sb_pwrite(path, pos, data)` / `_sb_truncate(path, size)` write a file at a position / cut it;
 `_sb_json_dump` is the rewritten `json.dump` (it calls the file's write() from Python code).
@@ -186,10 +189,120 @@ class _SbWriter:
         return 2 if self._err else 1
 
 
+class _SbStdin:
+    """sys.stdin: the command's stdin a chunk of lines at a time (_sb_stdin_line), so it reads as
+    CPython's does every way a program reads it (Monty's own file object iterates only in a for
+    loop before it is read: `sorted(sys.stdin)`, `list(...)`, `enumerate(...)`, csv.reader were
+    errors) and a line ends at "\n" alone."""
+
+    name = '<stdin>'
+    mode = 'r'
+    encoding = 'utf-8'
+    errors = 'strict'
+    newlines = None
+
+    def __init__(self):
+        self.closed = False
+        self.buffer = _SbStdinBuffer()
+
+    def readline(self, size=-1):
+        line = _sb_stdin_line()
+        if size is not None and 0 <= size < len(line):
+            _sb_unread(line[size:])
+            line = line[:size]
+        return line
+
+    def read(self, size=-1):
+        global _sb_all_read
+        parts = [_sb_held_text()]
+        got = len(parts[0])
+        whole = size is None or size < 0
+        while (whole or got < size) and not _sb_all_read:
+            text = _sb_read_text(-1 if whole else size - got)
+            if not text:
+                _sb_all_read = True
+                break
+            parts.append(text)
+            got += len(text)
+            if whole:
+                _sb_all_read = True
+        text = ''.join(parts)
+        if not whole and size < len(text):
+            _sb_unread(text[size:])
+            text = text[:size]
+        return text
+
+    def readlines(self, hint=-1):
+        lines = []
+        while True:
+            line = _sb_stdin_line()
+            if not line:
+                return lines
+            lines.append(line)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = _sb_stdin_line()
+        if not line:
+            raise StopIteration
+        return line
+
+    def fileno(self):
+        return 0
+
+    def isatty(self):
+        return False
+
+    def readable(self):
+        return True
+
+    def writable(self):
+        return False
+
+    def seekable(self):
+        return False
+
+    def close(self):
+        self.closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class _SbStdinBuffer:
+    """sys.stdin.buffer: stdin's bytes as they are (lines the text layer holds come first)."""
+
+    def read(self, size=-1):
+        held = _sb_held_text().encode('utf-8')
+        if _sb_all_read:
+            size = len(held) if size is None or size < 0 else size
+        elif size is None or size < 0:
+            return held + _sb_read_bytes(-1)
+        if len(held) >= size:
+            _sb_unread(held[size:].decode('utf-8', 'replace'))
+            return held[:size]
+        return held + _sb_read_bytes(size - len(held))
+
+    def readline(self):
+        return _sb_stdin_line().encode('utf-8')
+
+    def readlines(self):
+        return [line.encode('utf-8') for line in _sb_sys.stdin.readlines()]
+
+    def __iter__(self):
+        return iter(self.readlines())
+
+
 class _SbSys:
     def __init__(self):
         self.argv = _sb_argv
-        self.stdin = _sb_real_open('/dev/stdin')
+        self.stdin = _SbStdin()
         self.stdout = _SbWriter(False)
         self.stderr = _SbWriter(True)
         self.__stdin__ = self.stdin
@@ -240,18 +353,60 @@ def print(*args, sep=' ', end='\n', file=None, flush=False):
 
 _sb_lines = []
 _sb_line_at = 0
+_sb_all_read = False
 
 
 def _sb_stdin_line():
-    global _sb_lines, _sb_line_at
+    global _sb_lines, _sb_line_at, _sb_all_read
     if _sb_line_at >= len(_sb_lines):
+        if _sb_all_read:
+            return ''
         _sb_lines = _sb_read_lines()
         _sb_line_at = 0
         if not _sb_lines:
+            _sb_all_read = True
             return ''
     line = _sb_lines[_sb_line_at]
     _sb_line_at += 1
+    if not line.endswith('\n') and _sb_line_at >= len(_sb_lines) and not _sb_all_read:
+        return line + _sb_stdin_line()  # the rest of a line a read(n) stopped inside
     return line
+
+
+def _sb_stdin_loaded():
+    """sys.stdin with the rest of stdin read: what the program's sys.stdin becomes where it is
+    handed to code that iterates or reads it from inside Monty (sorted(), list(), enumerate(),
+    json.load, csv.reader, a comprehension), where a host call cannot run."""
+    global _sb_lines, _sb_line_at, _sb_all_read
+    rest = _sb_lines[_sb_line_at:]
+    while not _sb_all_read:
+        more = _sb_read_lines()
+        if not more:
+            _sb_all_read = True
+        rest += more
+    _sb_lines = rest
+    _sb_line_at = 0
+    return _sb_sys.stdin
+
+
+def _sb_unread(text):
+    """Give back the end of what was read (a read(n) or readline(n) that cut a line)."""
+    global _sb_lines, _sb_line_at
+    parts = text.split('\n')
+    lines = [part + '\n' for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    _sb_lines = lines + _sb_lines[_sb_line_at:]
+    _sb_line_at = 0
+
+
+def _sb_held_text():
+    """The lines read from the host and not yet given to the program, taken."""
+    global _sb_lines, _sb_line_at
+    text = ''.join(_sb_lines[_sb_line_at:])
+    _sb_lines = []
+    _sb_line_at = 0
+    return text
 
 
 class _SbPipe:

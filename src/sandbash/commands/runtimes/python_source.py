@@ -71,6 +71,38 @@ def _is_stdin(expr: ast.expr, names: tuple[set[str], set[str]]) -> bool:
     return isinstance(expr, ast.Name) and expr.id in names[1]
 
 
+def _stdin_value_edits(
+    tree: ast.AST, names: tuple[set[str], set[str]], taken: list[tuple[int, int, int, int, str]]
+) -> list[tuple[int, int, int, int, str]]:
+    """`sys.stdin` (or `sys.stdin.buffer`) handed on as a value -> `_sb_stdin_loaded()` (`.buffer`):
+    Monty runs the dunders of an object it iterates or reads inside its own code (sorted(),
+    enumerate(), json.load, csv.reader, a comprehension), where a host call cannot run, so the rest
+    of stdin is read first. A method called on it (`sys.stdin.read()`) stays lazy, and a rewritten
+    `for` loop streams."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    out: list[tuple[int, int, int, int, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute | ast.Name) and isinstance(node.ctx, ast.Load)):
+            continue
+        if not _is_stdin(node, names) or node.end_col_offset is None or node.end_lineno != node.lineno:
+            continue
+        target: ast.expr = node
+        replacement = "_sb_stdin_loaded()"
+        parent = parents.get(node)
+        if isinstance(parent, ast.Attribute):
+            if parent.attr != "buffer":
+                continue  # a method or attribute of sys.stdin: read lazily, at the program's level
+            target, replacement = parent, "_sb_stdin_loaded().buffer"
+            if isinstance(parents.get(parent), ast.Attribute):
+                continue  # sys.stdin.buffer.read(): lazy too
+        if target.end_col_offset is None or any(
+            line == node.lineno and col <= node.col_offset < end_col for line, col, _el, end_col, _ in taken
+        ):
+            continue  # inside a rewritten `for NAME in sys.stdin:`
+        out.append((node.lineno, node.col_offset, node.lineno, target.end_col_offset, replacement))
+    return out
+
+
 def _writelines_edits(
     text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
 ) -> list[tuple[int, int, int, int, str]]:
@@ -166,6 +198,7 @@ def rewrite(text: str) -> str:
                     f"while ({node.target.id} := _sb_stdin_line())",
                 )
             )
+    edits += _stdin_value_edits(tree, stdin_names, edits)
     edits += _writelines_edits(text, tree, edits)
     if not edits:
         return text
