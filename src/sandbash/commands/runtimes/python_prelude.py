@@ -8,7 +8,8 @@ stay its own): the parts of `sys` and the builtins Monty leaves out, over host c
 - `exit()`, `quit()` and `input()` exist.
 - `open()` tells the host the path as the program spelled it (Monty sends the host an absolute
   path), so an error names it as CPython would; a file opened to write is a `_SbWriteFile`, so a
-  write after a seek lands there (`_sb_pwrite`), zero-filling a gap past the end.
+  write after a seek lands there (`_sb_pwrite`), zero-filling a gap past the end; a file opened
+  to read is read in at once, so any code can iterate it.
 Host callbacks: `_sb_exit(code)` records the status and raises SystemExit; `_sb_eof()` raises
 the EOFError of input(); `_sb_path_given(path)` notes the spelling of the next open();
 `_sb_read_lines()` gives the next lines of stdin (about 64 KiB; [] at the end) to
@@ -33,6 +34,10 @@ def open(file, mode='r', *args, **kwargs):
     f = _sb_real_open(file, mode, *args, **kwargs)
     if isinstance(file, str) and ('w' in mode or 'x' in mode) and '+' not in mode:
         return _SbWriteFile(f, file, 'b' not in mode)
+    if 'w' not in mode and 'x' not in mode and 'a' not in mode and not isinstance(file, int):
+        # Monty iterates a file it has not read yet only in a for loop (enumerate(f), list(f),
+        # sorted(f), csv.reader(f) were errors); a seek reads it in, as its first read would
+        f.seek(0)
     return f
 
 
