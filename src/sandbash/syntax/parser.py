@@ -15,7 +15,7 @@ from functools import cache
 
 from ..leanclass import Declared
 from . import ast as A
-from .aliastext import AliasSpans
+from .aliastext import AliasSpans, AliasUses
 from .continuations import past_continuations, without_continuations
 from .errors import ParseError, ParseLimit
 from .escapes import ansi_decoded, decode_escapes, printable_name
@@ -217,6 +217,7 @@ class Parser(WordReader):
         self.aliases = aliases
         self._alias_regions: list[tuple[str, int]] = []
         self._alias_text = AliasSpans()
+        self._alias_uses = AliasUses()
         self._peeked: Tok | None = None
         self.depth = 0
         self.max_depth = max_depth
@@ -445,6 +446,7 @@ class Parser(WordReader):
     def edited(self, start: int, end: int, text: str) -> None:
         super().edited(start, end, text)
         self._alias_text.expanded(start, end, text)
+        self._alias_uses.edited(start, end, text)
 
     def phantom_lines(self, pos: int) -> int:
         n = self._alias_text.newlines_before(self.src, pos)
@@ -588,10 +590,13 @@ class Parser(WordReader):
         # the second line); the column is the token's, or 1 on a line it continues onto
         line, col = self.line_col(tok.pos)
         end_line = self.line_at(max(tok.pos, tok.end - 1))
+        shown = None
+        if self._alias_uses.uses:
+            shown = self._alias_uses.quoted_line(self.src, tok.pos, tok.end, tok.kind != "op")
         return ParseError(
             f"syntax error near unexpected token `{text}'",
             end_line,
-            source_line=self.current_line_text(max(tok.pos, tok.end - 1)),
+            source_line=shown if shown is not None else self.current_line_text(max(tok.pos, tok.end - 1)),
             col=col if end_line == line else 1,
         )
 
@@ -1310,6 +1315,7 @@ class Parser(WordReader):
         src = self.src
         self.src = src[: tok.pos] + value + src[tok.end :]
         self.edited(tok.pos, tok.end, value)
+        self._alias_uses.add(tok.pos, text, value, src.rfind("\n", 0, tok.pos) + 1)
         delta = len(value) - (tok.end - tok.pos)
         self._alias_regions = [(n, e + delta if e >= tok.end else e) for n, e in self._alias_regions]
         self._alias_regions.append((text, tok.pos + len(value)))
