@@ -4,6 +4,7 @@ and the source rewrite that keeps line numbers."""
 
 from __future__ import annotations
 
+import shlex
 import threading
 import time
 
@@ -87,6 +88,21 @@ def test_traceback_names_the_program_and_its_lines() -> None:
     assert 'File "/home/user/prog.py", line 4, in <module>' in err
     assert err.endswith("NameError: name 'undefined' is not defined\n")
     assert "python-input" not in err
+
+
+@pytest.mark.parametrize(
+    ("program", "shown"),
+    [
+        ("import platform, sys", "    import platform, sys\n"),
+        ("import sys\nfor l in sys.stdin: print(1/0)", "    for l in sys.stdin: print(1/0)\n"),
+        ("import os\nprint(os.system('true') + 'x')", "    print(os.system('true') + 'x')\n"),
+    ],
+)
+def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, shown: str) -> None:
+    _, err, status = run(f"python3 -c {shlex.quote(program)} <<< x")
+    assert status == 1
+    assert shown in err and "_sb_" not in err
+    assert "~" not in err and "^" not in err  # carets pointed into the rewritten line
 
 
 def test_a_read_only_grant_refuses_writes() -> None:

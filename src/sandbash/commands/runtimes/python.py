@@ -316,6 +316,7 @@ class _Run:
             raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory)
         shown = _program_frames(e.display() if hasattr(e, "display") else str(e))
         shown = _FEED_NAME.sub(f'File "{self.program.name}"', shown)
+        shown = _original_source(shown, self.program.name, self.program.text)
         if self.eof and kind == "Exception" and text == _EOF:
             shown = shown.rsplit("\n", 1)[0] + f"\nEOFError: {_EOF}"
         elif kind == "KeyError" and exc is not None and len(exc.args) == 1:
@@ -335,6 +336,43 @@ class _Run:
             self.ctx.stderr.write(f"{code}\n".encode("utf-8", "surrogateescape"))
             return 1
         return code & 0xFF
+
+
+def _original_source(traceback: str, name: str, text: str) -> str:
+    """The traceback's source lines as the program wrote them: Monty ran the rewritten text
+    (python_source.rewrite keeps every line where it was), whose lines name the prelude's
+    stand-ins (`sys = _sb_sys`). A frame whose lines were rewritten loses its carets, which
+    pointed into the rewritten text."""
+    rewritten = rewrite(text).split("\n")
+    if len(rewritten) == text.count("\n") + 1 and rewritten == text.split("\n"):
+        return traceback
+    original = text.split("\n")
+    head = f'  File "{name}", line '
+    out: list[str] = []
+    line_no = 0  # the program line the next source line of a frame shows (0: not in one)
+    changed = False
+    for line in traceback.split("\n"):
+        if line.startswith("  File "):
+            number = line[len(head) :].split(",", 1)[0] if line.startswith(head) else ""
+            line_no = int(number) if number.isdigit() else 0
+            changed = False
+        elif line.startswith("    ") and line_no:
+            if not line.strip(" ~^"):
+                if changed:
+                    continue  # carets under a line that is no longer shown as it ran
+            elif 0 < line_no <= len(original) and line_no <= len(rewritten):
+                if (
+                    original[line_no - 1] != rewritten[line_no - 1]
+                    and line.strip() == rewritten[line_no - 1].strip()
+                ):
+                    indent = line[: len(line) - len(line.lstrip())]
+                    line = indent + original[line_no - 1].strip()
+                    changed = True
+                line_no += 1
+        else:
+            line_no = 0
+        out.append(line)
+    return "\n".join(out)
 
 
 def _program_frames(traceback: str) -> str:
