@@ -113,17 +113,45 @@ FIRST_COMMAND_SPARES = (
     ],
 )
 def test_a_first_command_imports_what_its_options_need_only(script: str, output: str) -> None:
+    assert _first_run(script, FIRST_COMMAND_SPARES) == [*output.splitlines(), "[]"]
+
+
+def _first_run(script: str, names: tuple[str, ...]) -> list[str]:
+    """The output lines of `printf 'a\\nb\\n' > f; SCRIPT` in a fresh process, then those of `names`
+    (modules or packages) the run imported."""
     code = (
         ("import threading; " if "|" in script else "")
         + "import sys; before = set(sys.modules); from sandbash import Bash; "
-        + f"r = Bash().exec('printf \"a\\\\nb\\\\n\" > f; {script}'); print(r.stdout.strip()); "
-        + f"names = {FIRST_COMMAND_SPARES!r}; "
+        + f"r = Bash().exec('printf \"a\\\\nb\\\\n\" > f; ' + {script!r}); print(r.stdout.strip()); "
+        + f"names = {names!r}; "
         + "print(sorted({n for n in names for m in set(sys.modules) - before if m == n or m.startswith(n + '.')}))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
-    assert out.stdout.splitlines() == [*output.splitlines(), "[]"]
+    return out.stdout.splitlines()
+
+
+# the commands agents run most, each in its common form, and what that form does without (issue 23:
+# a first command's import cost is most of an agent script's time). zoneinfo with sysconfig (~16 M
+# instructions) is for a TZ that names a zone; date's command module and parser, and datetime, are
+# for date itself, touch -d, find -newermt and jq's time functions
+ZONES = ("zoneinfo", "sysconfig")
+DATE_PARTS = ("sandbash.commands.date.main", "sandbash.commands.date.parse")
+
+
+@pytest.mark.parametrize(
+    ("script", "output", "spared"),
+    [
+        ("echo '{\"a\": [1, 2]}' | jq -c '.a | map(. * 2)'", "[2,4]", (*ZONES, *DATE_PARTS, "datetime")),
+        ("find . -name f", "./f", (*ZONES, *DATE_PARTS)),
+        ("date -u +%Y | wc -c; date +%Z", "5\nUTC", ZONES),
+    ],
+)
+def test_an_agents_first_command_imports_only_what_its_form_needs(
+    script: str, output: str, spared: tuple[str, ...]
+) -> None:
+    assert _first_run(script, spared) == [*output.splitlines(), "[]"]
 
 
 # a loop's first compile imports read's fast paths only for a body that reads; the builtins' option

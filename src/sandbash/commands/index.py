@@ -30,7 +30,7 @@ INDEX: dict[str, tuple[str, str, str, tuple[str, ...], bool, bool, str]] = {
     'csplit': ('misc_text.split', 'cmd_csplit', 'csplit', (), False, False, 'csplit'),
     'curl': ('net.curl', 'cmd_curl', 'curl', (), True, False, 'curl'),
     'cut': ('cut', 'cmd_cut', 'cut', (), False, False, 'reads'),
-    'date': ('date', 'cmd_date', 'date', (), False, False, 'date'),
+    'date': ('date.main', 'cmd_date', 'date', (), False, False, 'date'),
     'dc': ('bc.dc', 'cmd_dc', 'dc', (), False, False, 'reads'),
     'dd': ('fileops.dd', 'cmd_dd', 'dd', (), False, False, 'opaque'),
     'df': ('fileinfo.usage', 'cmd_df', 'df', (), False, False, 'stat'),

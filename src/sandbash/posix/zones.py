@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-import zoneinfo
 from collections.abc import Mapping
 from functools import lru_cache
 
@@ -143,6 +142,10 @@ def _zone(spec: str) -> _dt.tzinfo:
     if not spec or spec in ("UTC", "UTC0", "GMT", "GMT0", "Z"):
         return UTC
     if not spec.startswith("/") and ".." not in spec.split("/"):
+        # (imported for a zone name only: zoneinfo with sysconfig is ~16 M instructions, most
+        # of a first date, ls -l or find -newermt whose TZ is unset or UTC)
+        import zoneinfo
+
         try:
             return zoneinfo.ZoneInfo(spec)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):

@@ -8,7 +8,8 @@ import pytest
 
 from realtools import have, real_command
 from sandbash.commands.context import Ctx
-from sandbash.commands.date import cmd_date, parse_date
+from sandbash.commands.date.main import cmd_date
+from sandbash.commands.date.parse import parse_date
 from sandbash.limits import Budget, Limits
 from sandbash.stdio.streams import BufferWriter, BytesReader
 from sandbash.testing import make_vfs, run_command

@@ -13,11 +13,11 @@ import errno
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
+from ...posix.zones import local_zone
 from ...stdio.streams import ClosedStream, StreamReadError
 from ...vfs.base import NS
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
-from ..date import local_zone
 from ..options import CommandSpec, Opt, Parsed, help_text, usage_message, version_text
 from ..record import Effects, declare
 from . import codecs

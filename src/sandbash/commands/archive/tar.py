@@ -24,11 +24,11 @@ from typing import IO, Any, cast
 
 from ...expand.pattern import compile_pattern
 from ...limits import MemoryHold
+from ...posix.zones import local_zone
 from ...stdio.streams import Stream
 from ...vfs.base import NS, S_IFMT, Stat
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
-from ..date import local_zone
 from ..fsutil import group_name, mode_string, quote, user_name
 from ..options import version_line
 from ..record import Effects, declare

@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterator
 
 from ...expand.pattern import compile_pattern
 from ...limits import LimitExceeded, LimitKind, MemoryHold
+from ...posix.zones import local_zone
 from ...vfs.base import NS
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
-from ..date import local_zone
 from ..fsutil import replace_bytes
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare

@@ -13,7 +13,7 @@ from ...posix.zones import local_zone
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from .fmt import DAYS, MONTHS
+from . import DAYS, MONTHS
 
 SPEC = CommandSpec(
     "cal",

@@ -5,21 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+from . import DAYS, MONTHS
 
 # composite directives, expanded before their flags and width apply
 _COMPOSITE = {

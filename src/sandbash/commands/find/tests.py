@@ -8,10 +8,8 @@ from collections.abc import Callable
 
 from ...expand.pattern import compile_pattern
 from ...limits import Budget
-from ...regex.brackets import bracket_end
 from ...vfs.base import Stat, seconds_to_ns
 from ...vfs.errors import FsError
-from ..date.parse import parse_datetime
 from ..fsutil import (
     GROUPS,
     USERS,
@@ -177,6 +175,9 @@ def _lname(p: Parser, name: str) -> Pred:
 def emacs_to_ere(pattern: str) -> str:
     """Rewrite an Emacs-syntax regex (find's default) as a POSIX ERE: `\\(`,
     `\\)`, `\\|` are the operators there; bare `( ) | { }` are literals."""
+    # (here, not at the top: the regex package loads RE2, ~8 M instructions a find -name spares)
+    from ...regex.brackets import bracket_end
+
     out: list[str] = []
     i = 0
     n = len(pattern)
@@ -418,6 +419,8 @@ def _newer_xy(p: Parser, name: str) -> Pred:
         )
     value = p.arg(name)
     if y == "t":
+        from ..date.parse import parse_datetime  # (date's parser: for -newerXt only)
+
         when = parse_datetime(value, seconds_to_ns(p.state.now), p.state.tz)
         if when is None:
             raise FindError(f"I cannot figure out how to interpret {quote(value)} as a date or time")

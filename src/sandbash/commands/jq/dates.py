@@ -7,11 +7,10 @@ depend on the host.
 
 from __future__ import annotations
 
-import datetime as _dt
 import math
 
-from ..date.fmt import DAYS as _DAYS
-from ..date.fmt import MONTHS as _MONTHS
+from ..date import DAYS as _DAYS
+from ..date import MONTHS as _MONTHS
 from .builtins_core import Registry, rt_value, value
 from .errors import JqError
 from .values import add, is_number
@@ -28,6 +27,8 @@ def gmtime(v: Any) -> Any:
     if not math.isfinite(f) or abs(f) > 1e17:
         raise JqError("error converting number of seconds since epoch to datetime")
     secs = int(f)
+    import datetime as _dt  # (imported by the time functions only: ~5 M instructions of a first jq)
+
     try:
         d = _dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=secs)
     except OverflowError:
@@ -161,6 +162,8 @@ def _directive(
         offset = (7 - first) % 7 if d == "U" else (8 - first) % 7
         return f"{(yday + 7 - offset) // 7 if yday >= offset else 0:02d}"
     if d in "GgV":
+        import datetime as _dt
+
         try:
             iso = _dt.date(year, mon + 1, mday).isocalendar()
         except ValueError:
@@ -182,6 +185,8 @@ def strptime(v: Any, fmt: Any) -> Any:
     fields, rest = res
     year, mon, mday, hour, minute, sec, wday, yday = fields
     if wday is None or yday is None:
+        import datetime as _dt
+
         try:
             date = _dt.date(year, mon + 1, mday)
             if wday is None:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import datetime as _dt
 
 from ...limits import MemoryHold
+from ...posix.zones import local_zone
 from ...stdio.streams import BufferWriter, capture_bound
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
-from ..date import local_zone
 from ..record import Effects, declare
 from .common import identity, wait
 

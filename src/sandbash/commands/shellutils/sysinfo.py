@@ -653,7 +653,7 @@ def cmd_uptime(ctx: Ctx) -> int:
     # the sandbox was "booted" when this run started
     up = max(0.0, now - float(ctx.extra.get("boot_time", now)))
     minutes = int(up // 60)
-    from ..date import local_zone
+    from ...posix.zones import local_zone
 
     tz = local_zone(ctx.env)
     if opts.has("since"):
