@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # (typing itself is ~2 ms of a start-up: its names are for th
     from typing import Any, TypeVar
 
     T = TypeVar("T", bound=type)
+    O = TypeVar("O")
 
 
 class _Sentinel:
@@ -100,6 +101,23 @@ def field_names(cls_or_obj: Any) -> tuple[str, ...]:
     """The fields' names in order, as `[f.name for f in dataclasses.fields(x)]` (no import)."""
     names: tuple[str, ...] = cls_or_obj.__lean_fields__
     return names
+
+
+def replace(obj: O, /, **changes: Any) -> O:
+    """`dataclasses.replace(obj, **changes)` for a lean class, without importing dataclasses (a module
+    a first command imports may derive one spec from another): a new instance made from the fields
+    the constructor takes, `changes` over them; a field with init=False is made afresh, and naming
+    one is the ValueError replace gives."""
+    specs = type(obj).__lean_specs__  # type: ignore[attr-defined]
+    for name in changes:
+        if name in specs and not specs[name].init:
+            raise ValueError(
+                f"field {name} is declared with init=False, it cannot be specified with replace()"
+            )
+    args = {n: getattr(obj, n) for n, f in specs.items() if f.init}
+    args.update(changes)  # (an unknown name is the constructor's TypeError, as replace's)
+    made: O = type(obj)(**args)
+    return made
 
 
 class Declaration:

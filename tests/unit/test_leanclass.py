@@ -176,6 +176,32 @@ def test_dataclasses_functions_accept_lean_classes(flags: dict[str, bool], meta:
     assert (params.frozen, params.eq) == (flags.get("frozen", False), flags.get("eq", True))
 
 
+@pytest.mark.parametrize("meta", [type, leanclass.Declared], ids=["class", "declared"])
+@pytest.mark.parametrize("flags", FLAGS, ids=lambda f: ",".join(f) or "default")
+def test_lean_replace_is_dataclasses_replace(flags: dict[str, bool], meta: Any) -> None:
+    ours, _ = _both(flags, meta)
+    for name, args, changes in [
+        ("Factory", ("n", [1]), {"name": "m"}),
+        ("Factory", ("n", [1]), {}),
+        ("Hidden", ("k",), {"key": "j", "note": "x"}),
+        ("Plain", (1,), {"c": 2.5}),
+        ("Post", (1,), {"high": 3}),
+    ]:
+        o = ours[name](*args)
+        if name == "Hidden" and not flags.get("frozen"):
+            o.cache, o.count = [7], 7  # (init=False fields are made afresh by replace)
+        made, want = leanclass.replace(o, **changes), dataclasses.replace(o, **changes)
+        assert type(made) is ours[name] and made is not o
+        names = leanclass.field_names(made)
+        assert [getattr(made, n) for n in names] == [getattr(want, n) for n in names]
+    with pytest.raises(ValueError, match="init=False"):
+        leanclass.replace(ours["Hidden"]("k"), count=1)
+    with pytest.raises(TypeError):
+        leanclass.replace(ours["Plain"](1), nope=1)
+    with pytest.raises(ValueError, match="5 > 3"):
+        leanclass.replace(ours["Post"](1), low=5, high=3)
+
+
 def test_post_init_runs_and_class_vars_are_not_fields() -> None:
     ours, _ = _both({"frozen": True, "slots": True})
     with pytest.raises(ValueError, match="5 > 4"):

@@ -146,6 +146,25 @@ DATE_PARTS = ("sandbash.commands.date.main", "sandbash.commands.date.parse")
         ("echo '{\"a\": [1, 2]}' | jq -c '.a | map(. * 2)'", "[2,4]", (*ZONES, *DATE_PARTS, "datetime")),
         ("find . -name f", "./f", (*ZONES, *DATE_PARTS)),
         ("date -u +%Y | wc -c; date +%Z", "5\nUTC", ZONES),
+        # a family's package imports none of its commands: gzip is not tar, zip, bzip2 or xz (nor
+        # dataclasses with inspect, ~46 M); tar's --transform brings the regex layer (RE2, ~8 M)
+        (
+            "gzip -c f | gzip -dc",
+            "a\nb",
+            ("dataclasses", "typing", "tarfile", "zipfile", "bz2", "lzma", "datetime"),
+        ),
+        (
+            "tar cf t.tar f && tar tf t.tar",
+            "f",
+            ("dataclasses", "typing", "zipfile", "re2", "sandbash.regex"),
+        ),
+        ("basename /x/f; dirname /x/f; realpath f", "f\n/x\n/home/user/f", ("json", "struct", "datetime")),
+        (
+            "paste f f; column -t f | wc -l",
+            "a\ta\nb\tb\n2",
+            ("json", "typing", "sandbash.commands.columns.pr"),
+        ),
+        ("base64 f | base64 -d", "a\nb", ("sandbash.commands.encode.od", "sandbash.commands.encode.xxd")),
     ],
 )
 def test_an_agents_first_command_imports_only_what_its_form_needs(

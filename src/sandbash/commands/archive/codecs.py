@@ -15,14 +15,20 @@ xz/lzma decoders get a `memlimit` equal to what was charged for them.
 
 from __future__ import annotations
 
-import bz2
-import lzma
 import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 
 from ...limits import LimitExceeded, LimitKind, MemoryHold
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import bz2
+    import lzma
+    from dataclasses import dataclass
+else:  # the same classes without importing dataclasses and inspect (~46 M instructions of a first gzip)
+    from ...leanclass import dataclass
+# (bz2 and lzma, ~6 M instructions together, are imported where bzip2 and xz streams are made)
 
 # the most output one decoder call may produce
 STEP = 64 * 1024
@@ -292,12 +298,16 @@ def _stream_compress(
 
 
 def bzip2_compress(chunks: Iterable[bytes], level: int) -> Iterator[bytes]:
+    import bz2
+
     return _stream_compress(bz2.BZ2Compressor(max(1, level)), chunks)
 
 
 def xz_compress(
     chunks: Iterable[bytes], level: int, extreme: bool = False, fmt: str = "xz"
 ) -> Iterator[bytes]:
+    import lzma
+
     preset = level | (lzma.PRESET_EXTREME if extreme else 0)
     if fmt == "lzma":
         return _stream_compress(lzma.LZMACompressor(lzma.FORMAT_ALONE, preset=preset), chunks)
@@ -313,6 +323,8 @@ def _stream_decompress(
     errors: tuple[type[Exception], ...],
     bounds: Bounds | None,
 ) -> Iterator[bytes]:
+    import lzma  # (its error is the one that says a stream needs more than the memlimit)
+
     bounds = bounds or Bounds()
     r = _Reader(chunks)
     r.fill(6)
@@ -349,6 +361,8 @@ def _stream_decompress(
 
 
 def _make_bzip2(r: _Reader, bounds: Bounds) -> bz2.BZ2Decompressor:
+    import bz2
+
     bounds.decoder(BZIP2_STATE)
     return bz2.BZ2Decompressor()
 
@@ -419,10 +433,14 @@ def _make_xz(r: _Reader, bounds: Bounds) -> lzma.LZMADecompressor:
     if need > bounds.limit():
         raise LimitExceeded(LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0)
     bounds.decoder(need)
+    import lzma
+
     return lzma.LZMADecompressor(lzma.FORMAT_AUTO, memlimit=max(need, 1 << 20))
 
 
 def xz_decompress(chunks: Iterable[bytes], bounds: Bounds | None = None) -> Iterator[bytes]:
+    import lzma
+
     return _stream_decompress(_make_xz, (XZ_MAGIC, *LZMA_MAGIC), chunks, (lzma.LZMAError, EOFError), bounds)
 
 

@@ -8,12 +8,10 @@ is 0, 1 for errors and 2 for warnings (bzip2: 2 for corrupt data).
 
 from __future__ import annotations
 
-import datetime as _dt
 import errno
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
 
-from ...posix.zones import local_zone
+from ...leanclass import replace  # (as dataclasses.replace, which would import dataclasses)
 from ...stdio.streams import ClosedStream, StreamReadError
 from ...vfs.base import NS
 from ...vfs.errors import FsError, strerror
@@ -25,8 +23,12 @@ from .codecs import Bounds, CodecError, GzipInfo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+
     from ...stdio.streams import Stream
     from ...vfs.base import Stat
+else:  # the same class without importing dataclasses and inspect (~46 M instructions of a first gzip)
+    from ...leanclass import dataclass, field
 
 
 def level_opts() -> tuple[Opt, ...]:
@@ -716,6 +718,10 @@ def _list(job: Job, path: str) -> None:
     row = f"{packed:>19} {raw:>19} {_ratio(raw - (packed - info.header_bytes), raw)} {name}\n"
     if job.opts.get("verbose"):
         stamp = int(ctx.fs.stat(path).mtime)  # GNU shows the file's time, not the header's
+        import datetime as _dt  # (gzip -lv alone shows a time: datetime is ~5 M instructions)
+
+        from ...posix.zones import local_zone
+
         when = _dt.datetime.fromtimestamp(stamp, local_zone(ctx.env))
         row = f"defla {info.crc:08x} {when.strftime('%b')} {when.day:2d} {when.strftime('%H:%M')} " + row
     ctx.out(row)

@@ -19,8 +19,6 @@ import io
 import tarfile
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import IO, Any, cast
 
 from ...expand.pattern import compile_pattern
 from ...limits import MemoryHold
@@ -37,6 +35,13 @@ from .codecs import STEP, Bounds, CodecError
 from .tar_args import TarArgs, TarUsage, parse_tar_args
 from .tar_compare import compare_member
 from .tar_xform import HARDLINK, REGULAR, SYMLINK, transform
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+    from typing import IO, Any
+else:  # the same class without importing dataclasses and inspect (~46 M instructions of a first tar)
+    from ...leanclass import dataclass, field
 
 EXT_COMPRESSION = (
     (".tar.gz", "gzip"),
@@ -335,7 +340,8 @@ class Tar:
                 tf.members.clear()
                 self.ctx.checkpoint()
                 content = _Content(self, tf.extractfile(info), lambda: last[0]) if info.isreg() else None
-                yield info, cast(IO[bytes] | None, content)
+                # (a RawIOBase, which the readers take as IO[bytes])
+                yield info, content  # type: ignore[misc]
         except tarfile.TarError:
             raise self.fatal("Unexpected EOF in archive")
 

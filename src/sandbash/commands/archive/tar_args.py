@@ -5,11 +5,13 @@ of -C) that it has its own, small, parser here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+
     from .tar_xform import Xform
+else:  # the same class without importing dataclasses and inspect (~46 M instructions of a first tar)
+    from ...leanclass import dataclass, field
 
 # letter -> (key, takes an argument)
 SHORT: dict[str, tuple[str, bool]] = {

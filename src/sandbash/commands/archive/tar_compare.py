@@ -6,12 +6,15 @@ makes the status 1."""
 from __future__ import annotations
 
 import tarfile
-from typing import IO
 
 from ...vfs.base import S_IFDIR, S_IFLNK, S_IFMT, S_IFREG
 from ...vfs.errors import FsError
 from ..context import Ctx
 from .codecs import STEP
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 
 def compare_member(ctx: Ctx, info: tarfile.TarInfo, content: IO[bytes] | None, path: str, shown: str) -> bool:

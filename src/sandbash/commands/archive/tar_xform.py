@@ -9,10 +9,13 @@ is created and when it is extracted; a listing shows the names as stored."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dataclasses import dataclass
 
-from ...regex.engine import Regex, compile_regex
-from ...regex.errors import RegexError
+    from ...regex.engine import Regex
+else:  # the same class without importing dataclasses and inspect
+    from ...leanclass import dataclass
 
 REGULAR, SYMLINK, HARDLINK = "r", "s", "h"
 
@@ -136,6 +139,10 @@ def _replacement(text: str, groups: int) -> list[str | int]:
 
 def parse_xforms(text: str) -> list[Xform]:
     """Every expression in one --transform argument; XformError for a malformed one (tar's usage error)."""
+    # (here: the regex layer with RE2 is ~8 M instructions a tar without --transform spares)
+    from ...regex.engine import compile_regex
+    from ...regex.errors import RegexError
+
     out: list[Xform] = []
     i = 0
     while i < len(text):

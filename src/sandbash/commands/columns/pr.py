@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ...stdio.streams import StreamReadError
 from ...vfs import FsError
@@ -12,11 +11,11 @@ from ..context import Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import Out, command, fail, file_error, hard_locale, quote, usage_fail
+from .pr_engine import Col, Fatal, Machine, Settings, Src
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-from .pr_engine import Col, Fatal, Machine, Settings, Src
 
 _DIGITS = tuple(Opt(d, None, dest="digit", const=d) for d in "0123456789")
 

@@ -10,8 +10,7 @@ machine instead of laying pages out from lists of lines.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -1,7 +1,5 @@
-"""od, xxd, hexdump, base64, base32, basenc and strings."""
+"""od, xxd, hexdump, base64, base32, basenc and strings.
 
-from .base import cmd_base32, cmd_base64, cmd_basenc, cmd_strings
-from .od import cmd_od
-from .xxd import cmd_hexdump, cmd_xxd
-
-__all__ = ["cmd_base32", "cmd_base64", "cmd_basenc", "cmd_hexdump", "cmd_od", "cmd_strings", "cmd_xxd"]
+Nothing is imported here: the registry imports each command's module, so a first base64 does not
+load od's and xxd's.
+"""

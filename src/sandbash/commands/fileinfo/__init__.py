@@ -1,22 +1,6 @@
-"""File information commands: stat du df file realpath readlink basename
-dirname tree pathchk mkfifo."""
+"""File information commands: stat du df file realpath readlink basename dirname tree pathchk
+mkfifo.
 
-from .magic import cmd_file
-from .paths import cmd_basename, cmd_dirname, cmd_mkfifo, cmd_pathchk, cmd_readlink, cmd_realpath
-from .stat import cmd_stat
-from .tree import cmd_tree
-from .usage import cmd_df, cmd_du
-
-__all__ = [
-    "cmd_basename",
-    "cmd_df",
-    "cmd_dirname",
-    "cmd_du",
-    "cmd_file",
-    "cmd_mkfifo",
-    "cmd_pathchk",
-    "cmd_readlink",
-    "cmd_realpath",
-    "cmd_stat",
-    "cmd_tree",
-]
+Nothing is imported here: the registry imports each command's module, so a first basename does
+not load file's magic tables, stat's formats or tree.
+"""
