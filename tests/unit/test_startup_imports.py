@@ -164,6 +164,12 @@ DATE_PARTS = ("sandbash.commands.date.main", "sandbash.commands.date.parse")
             "a\ta\nb\tb\n2",
             ("json", "typing", "sandbash.commands.columns.pr"),
         ),
+        # sort: hashlib (OpenSSL) and random for -R, decimal for -n of fractions, heapq for merging
+        (
+            "sort -r f | sort -n | uniq -c | sort -rn -k2 | head -1",
+            "1 b",
+            ("hashlib", "random", "decimal", "heapq"),
+        ),
         ("base64 f | base64 -d", "a\nb", ("sandbash.commands.encode.od", "sandbash.commands.encode.xxd")),
     ],
 )

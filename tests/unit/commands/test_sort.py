@@ -120,6 +120,12 @@ ERRORS = [
     ["-y"],
     ["d"],
     ["-x"],
+    # --random-source is opened only when a key is random
+    ["--random-source=nope"],
+    ["--random-source=d", "-u", "-k1,1"],
+    ["-R", "--random-source=nope"],
+    ["-k1,1R", "--random-source=d"],
+    ["-k1,1", "-R", "--random-source=d"],
 ]
 
 

@@ -4,13 +4,12 @@ it into Python values whose natural order is GNU sort's order for that key."""
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
-from decimal import Decimal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from decimal import Decimal
     from typing import Any
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass
@@ -300,6 +299,15 @@ def key_bounds(line: bytes, key: Key, tab: int | None) -> tuple[int, int]:
 # ------------------------------------------------------------------ ordering values
 
 
+@functools.cache
+def _decimal() -> type[Decimal]:
+    """The Decimal type, imported by the first -n key with a fraction (decimal is ~5 M instructions
+    a sort of integers or words does without)."""
+    from decimal import Decimal
+
+    return Decimal
+
+
 def numeric_value(text: bytes) -> Any:
     """-n: leading blanks, optional '-', digits, optional fraction; anything else is 0."""
     m = _NUM.match(text)
@@ -310,12 +318,12 @@ def numeric_value(text: bytes) -> Any:
     if not whole and not frac:
         return 0
     if frac:
-        value: Any = Decimal((whole or b"0").decode() + "." + frac.decode())
+        value: Any = _decimal()((whole or b"0").decode() + "." + frac.decode())
     else:
         try:
             value = int(whole)
         except ValueError:  # more digits than int() converts
-            value = Decimal(whole.decode())
+            value = _decimal()(whole.decode())
     return -value if sign else value
 
 
@@ -435,6 +443,8 @@ def _base_value(key: Key, salt: bytes, tail: bytes) -> Any:
     if key.version:
         return version_value
     if key.random:
+        import hashlib  # (-R only: hashlib loads OpenSSL, ~12 M instructions of a first sort)
+
         seeded = hashlib.md5(salt)
 
         def rand(text: bytes) -> bytes:

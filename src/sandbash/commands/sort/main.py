@@ -9,7 +9,6 @@ virtual /tmp and merged, so memory stays bounded by the run size."""
 from __future__ import annotations
 
 import errno
-import heapq
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -546,8 +545,12 @@ def cmd_sort(ctx: Ctx) -> int:
                 )
             )
             return 1
-    source = opts.get("random_source")
-    salt = ctx.rng.randbytes(_SALT_BYTES) if source is None else _random_salt(ctx, source)
+    # (as GNU, --random-source is opened only when a key is random: `sort --random-source=/nonexistent`
+    # sorts; and random is imported only then)
+    salt = b""
+    if any(k.random for k in keys):
+        source = opts.get("random_source")
+        salt = ctx.rng.randbytes(_SALT_BYTES) if source is None else _random_salt(ctx, source)
     if opts.get("debug"):
         ctx.error(
             "text ordering performed using \u2018C.UTF-8\u2019 sorting rules"
@@ -604,6 +607,8 @@ def cmd_sort(ctx: Ctx) -> int:
 
 
 def _merge(sorter: Sorter, streams: list[Iterator[bytes]]) -> Iterator[bytes]:
+    import heapq  # (sort -m and spilled runs only)
+
     merged = heapq.merge(*streams, key=sorter.merge_key())
     if not sorter.unique:
         return merged
