@@ -74,6 +74,11 @@ def run(script: str, **kw: object) -> tuple[str, str, int]:
             "sys = _sb_sys\nb = list(_sb_stdin_loaded().buffer); c = sys.stdin.buffer.read()",
         ),
         ("for line in sys.stdin: pass", "for line in sys.stdin: pass"),  # no import: not ours to touch
+        # glob and shutil are python_stdlib's objects, bound as sys is
+        ("import glob, os\nglob.glob('*')", "glob = _sb_glob; import os\nglob.glob('*')"),
+        ("from glob import glob as g, iglob", "g = _sb_glob.glob; iglob = _sb_glob.iglob"),
+        ("import shutil as sh", "sh = _sb_shutil"),
+        ("from pathlib import Path\nPath('.').glob('*')", "from pathlib import Path\nPath('.').glob('*')"),
     ],
 )
 def test_sys_imports_are_rebound_in_place(source: str, expected: str) -> None:

@@ -31,7 +31,8 @@ from .common import (
 from .python_modules import external_modules
 from .python_os import VfsOS
 from .python_prelude import PRELUDE
-from .python_source import rewrite
+from .python_source import rewrite, stdlib_modules
+from .python_stdlib import MODULES
 from .python_subprocess import Subprocess
 from .python_worker import MAX_NESTING, Nesting, Watchdog, WorkerUnavailable, checkout, pool
 
@@ -57,7 +58,7 @@ Supported: the core language (functions, closures, classes without base classes,
 comprehensions, f-strings, exceptions, async/await), and the modules json, re, math, datetime,
 time, collections, itertools, functools, csv, random, hashlib, base64, binascii, bisect, copy,
 decimal, typing, dataclasses, tomllib, unicodedata, asyncio, os, os.path, pathlib, sys,
-string, textwrap, shlex, statistics. Files, os.listdir/os.walk/pathlib and os.environ use
+string, textwrap, shlex, statistics, glob, shutil. Files, os.listdir/os.walk/pathlib and os.environ use
 the sandbox; subprocess.run/check_output, os.system and os.popen run sandbash commands.
 No generators (yield), no class inheritance, no Popen, no third-party packages.
 """
@@ -271,7 +272,7 @@ class _Run:
         """The prelude, then the program, in one checked-out session."""
         try:
             session.feed_run(
-                PRELUDE,
+                PRELUDE + "".join(MODULES[name][1] for name in stdlib_modules(self.program.text)),
                 inputs={"_sb_argv": list(self.program.argv)},
                 external_lookup=lookup,
                 os=handler,

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import ast
 
+from .python_stdlib import MODULES
+
 MAX_REWRITE_BYTES = 1 << 20
 
 
@@ -23,8 +25,22 @@ MAX_REWRITE_BYTES = 1 << 20
 _REPLACED = {"os": {"system": "_sb_system", "popen": "_sb_popen"}, "json": {"dump": "_sb_json_dump"}}
 
 
+def _stand_in(module: str) -> str | None:
+    """The prelude's object an import of `module` binds (sys, and python_stdlib's modules)."""
+    if module == "sys":
+        return "_sb_sys"
+    entry = MODULES.get(module)
+    return entry[0] if entry is not None else None
+
+
+def stdlib_modules(text: str) -> list[str]:
+    """The python_stdlib modules the program may import: their text runs after the prelude."""
+    return [name for name in MODULES if name in text]
+
+
 def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
-    """The replacement for an import statement that names sys (or a function of _REPLACED), or None."""
+    """The replacement for an import statement that names sys, a python_stdlib module (or a
+    function of _REPLACED), or None."""
     if isinstance(node, ast.ImportFrom):
         funcs = _REPLACED.get(node.module or "", {}) if not node.level else {}
         if any(a.name in funcs for a in node.names):
@@ -34,20 +50,22 @@ def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
                 names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in kept)
                 parts.insert(0, f"from {node.module} import {names}")
             return "; ".join(parts)
-        if node.module != "sys" or node.level:
+        stand_in = _stand_in(node.module or "") if not node.level else None
+        if stand_in is None:
             return None
         parts = []
         for a in node.names:
             if a.name == "*":
                 return "pass"  # nothing sensible to star-import from the stand-in
-            parts.append(f"{a.asname or a.name} = _sb_sys.{a.name}")
+            parts.append(f"{a.asname or a.name} = {stand_in}.{a.name}")
         return "; ".join(parts)
-    if not any(a.name == "sys" for a in node.names):
+    if not any(_stand_in(a.name) for a in node.names):
         return None
     parts = []
     for a in node.names:
-        if a.name == "sys":
-            parts.append(f"{a.asname or 'sys'} = _sb_sys")
+        stand_in = _stand_in(a.name)
+        if stand_in is not None:
+            parts.append(f"{a.asname or a.name} = {stand_in}")
         else:
             parts.append(f"import {a.name}" + (f" as {a.asname}" if a.asname else ""))
     return "; ".join(parts)
@@ -143,7 +161,7 @@ def _writelines_edits(
 def rewrite(text: str) -> str:
     """`text` with its sys imports bound to the prelude's stand-in."""
     if (
-        not any(w in text for w in ("sys", "system", "popen", "dump", "writelines"))
+        not any(w in text for w in ("sys", "system", "popen", "dump", "writelines", *MODULES))
         or len(text) > MAX_REWRITE_BYTES
     ):
         return text
