@@ -152,6 +152,11 @@ class _Gen:
         x = self.tmp()
         name = self.const(node.name)
         if node.sub is not None:
+            if _plain_sub(node.sub) and node.name not in SPECIAL_ASSIGN:
+                # (its subscript evaluated once by the owner's `element`, as a read evaluates it:
+                # an indexed array's element read here, anything else through ev.get; a special
+                # name, RANDOM's looked up once, reads through ev.get)
+                return self.element(name, node.sub, ind)[2]
             self.emit(ind, f"{x} = ev.get({name}, {self.sub(node.sub)})")
             return x
         self.scoped = True
@@ -164,7 +169,7 @@ class _Gen:
         def body(ind: int) -> None:
             self.emit(ind, f"{x} = _ints.get(r)")
             self.emit(ind, f"if {x} is None:")
-            self.emit(ind + 1, f"{x} = ev.value_of(r)")
+            self.plain_or_value(x, ind + 1, False)
 
         self.found(name, test, body, f"{x} = _rd({name}, ev)", ind)
         return x
@@ -281,11 +286,20 @@ class _Gen:
         self.emit(ind + 1, f"r = {pair}[0].get({sub})")
         self.emit(ind + 1, f"{cur} = _ints.get(r)")
         self.emit(ind + 1, f"if {cur} is None:")
-        self.emit(ind + 2, f"{cur} = ev.value_of(r)")
+        self.plain_or_value(cur, ind + 2)
         self.emit(ind, "else:")
         self.emit(ind + 1, f"{sub} = {pair}")
         self.emit(ind + 1, f"{cur} = ev.get({name}, {sub})")
         return pair, sub, cur
+
+    def plain_or_value(self, x: str, ind: int, maybe_none: bool = True) -> None:
+        """`x` = the number the text `r` (or None, when `maybe_none`) holds, not in INTS: a value
+        an assignment stored (`c=$((...))`, `a[k]=$((...))`) is text arithmetic has not seen, and
+        a plain decimal is value_of's first case, read here; anything else through value_of."""
+        self.emit(ind, f"if {'r is not None and ' if maybe_none else ''}{_PLAIN}:")
+        self.emit(ind + 1, f"{x} = int(r)")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"{x} = ev.value_of(r)")
 
     def incdec(self, node: AIncDec, ind: int) -> str:
         target = node.target

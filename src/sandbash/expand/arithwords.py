@@ -96,12 +96,24 @@ def arith(ex: Expander, word: A.Word) -> int:
         return ex.env.arith_eval(parts[0].text)  # (nothing to expand: the text cache parses it once)
     hit = ex._arith_fns.get(id(word))
     if hit is None:
+        return arith_bound(ex, word)()
+    return hit[1]()
+
+
+def arith_bound(ex: Expander, word: A.Word) -> Callable[[], int]:
+    """arith(ex, word) as a callable, for a word evaluated again and again (a `for ((;;))` part):
+    the function arith finds for it, looked up once."""
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is A.Lit:
+        return partial(ex.env.arith_eval, parts[0].text)
+    hit = ex._arith_fns.get(id(word))
+    if hit is None:
         fns = ex._arith_fns
         if len(fns) >= 4096:
             fns.clear()
         # (the entry holds the node, so its id stays its own)
         hit = fns[id(word)] = (word, arith_fn(ex, word))
-    return hit[1]()
+    return hit[1]
 
 
 def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
@@ -174,6 +186,10 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
                 v = get()  # type: ignore[operator]
             except (ArithError, ArithAssignError) as e:  # (as the text's join reports it: _expanded_eval)
                 raise nested_error(e) from None
+            return slot_of(v)
+
+        def slot_of(v: str) -> int:
+            """The expression's value with `v`, the slot's text, in place."""
             if len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1):
                 try:
                     return slots(compiled_tpl, (int(v),))
@@ -192,6 +208,25 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
             return arith_eval(charged(before + v + after))  # (see template_eval)
 
         part = parts[i]
+        number = ex._count_number_fn(part) if type(part) is A.Param and not quote else None  # type: ignore[arg-type]
+        if number is not None:
+
+            def count_slot() -> int:
+                # `k < ${#a[@]}`: an array's count is the slot's number itself; anything else
+                # gives the text the expansion gives (elements.count_number_fn)
+                try:
+                    n = number()
+                except (ArithError, ArithAssignError) as e:
+                    raise nested_error(e) from None
+                if type(n) is not int:
+                    return slot_of(n)  # type: ignore[arg-type]
+                try:
+                    return slots(compiled_tpl, (n,))
+                except ArithError as e:
+                    _name_numbers(e, {name: str(n)})
+                    raise
+
+            return count_slot
         count = ex._length_fn(part) if type(part) is A.Param and not quote else None  # type: ignore[arg-type]
         if count is not None:
 
@@ -212,18 +247,25 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
 
         return one_slot
 
-    getters = tuple(step for step in steps if type(step) is not str)
+    # (an array's count, `${#a[@]}`, gives its number itself: elements.count_number_fn)
+    expansions = [p for p in parts if type(p) is not A.Lit]
+    getters: tuple[Callable[[], str | int], ...] = tuple(
+        (ex._count_number_fn(p) if type(p) is A.Param and not q else None) or step  # type: ignore[arg-type, misc]
+        for p, q, step in zip(expansions, quoted, [s for s in steps if type(s) is not str], strict=True)
+    )
     literal = sum(len(step) for step in steps if type(step) is str)
 
     def template_eval() -> int:
         try:
-            values = [get() for get in getters]  # type: ignore[operator]
+            values = [get() for get in getters]
         except (ArithError, ArithAssignError) as e:
             raise nested_error(e) from None
         numbers: list[int | str] = []
         keys = 0  # the length of the whole subscripts given as text (see template_fn)
         for v, q in zip(values, quoted, strict=True):
-            if len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1):
+            if isinstance(v, int):
+                numbers.append(v)
+            elif len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1):
                 numbers.append(int(v))
             elif q and v:
                 key = v if v.isalnum() else v.translate(_SUBSCRIPT_QUOTE)
@@ -236,7 +278,11 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
             # the text, from the values already expanded (each `$RANDOM` expands once)
             left = iter(
                 [
-                    w.translate(_SUBSCRIPT_QUOTE) if q and not w.isalnum() else w
+                    str(w)
+                    if isinstance(w, int)
+                    else w.translate(_SUBSCRIPT_QUOTE)
+                    if q and not w.isalnum()
+                    else w
                     for w, q in zip(values, quoted, strict=True)
                 ]
             )

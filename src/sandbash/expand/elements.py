@@ -51,14 +51,26 @@ def element_fn(
     key_fn: Callable[[], str] = partial(str, sub) if parsed.key is None else string_fn(ex, parsed.key)
     arith = parsed.arith
     text_fn: Callable[[], str]
+    literal: str | None = sub
     if arith is None:
         text_fn = partial(str, sub)
     else:
         parts = arith.parts
-        if len(parts) == 1 and type(parts[0]) is A.Lit:
-            text_fn = partial(str, parts[0].text)
+        literal = parts[0].text if len(parts) == 1 and type(parts[0]) is A.Lit else None  # type: ignore[union-attr]
+        if literal is not None:
+            text_fn = partial(str, literal)
         else:  # (Expander.heredoc: the text of the parts, charged when long)
             text_fn = join_fn(ex, parts, True) or partial(ex.heredoc, arith)
+    # `${f[2]}`: an index that is a plain decimal number is that number (what its arithmetic gives)
+    fixed = (
+        int(literal)
+        if literal is not None
+        and literal.isdigit()
+        and literal.isascii()
+        and len(literal) < 19
+        and (literal[0] != "0" or len(literal) == 1)
+        else None
+    )
     lookup = ex.env.lookup
     arith_eval = ex.env.arith_eval
     report = ex.env.report_error
@@ -96,10 +108,13 @@ def element_fn(
                 report(f"{name}: bad array subscript")  # (an empty key: bash goes on)
                 base = None
         elif type(val) is IndexedArray:
-            try:
-                index = arith_eval(text_fn())
-            except ArithError as e:
-                raise subscript_error(e) from None
+            if fixed is not None:
+                index = fixed
+            else:
+                try:
+                    index = arith_eval(text_fn())
+                except ArithError as e:
+                    raise subscript_error(e) from None
             if index < 0:
                 index += val.max_index() + 1
             if index >= 0:
@@ -124,21 +139,52 @@ def element_fn(
 
 def _count_fn(ex: Expander, p: A.Param, in_dq: bool) -> Callable[[], Value]:
     """`${#a[@]}`: what general gives (the number of elements of an array, set elements only:
-    a sparse array's count, not its highest index), without the calls to reach it; an unset
-    name or a scalar goes where general sends it after its own lookup (element_length: set -u,
-    `1`), so the name is looked up as often (a dynamic variable's value changes as it is read)."""
+    a sparse array's count, not its highest index), as text (count_number_fn's number)."""
+    number = count_number_fn(ex, p)
+
+    def count() -> Value:
+        n = number()
+        return str(n) if isinstance(n, int) else n
+
+    return count
+
+
+def count_number_fn(ex: Expander, p: A.Param) -> Callable[[], int | str]:
+    """`${#a[@]}` / `${#a[*]}` without the calls general makes to reach it: the number of elements
+    of an indexed or associative array (an arithmetic slot takes it as it is:
+    arithwords.template_fn); an unset name or a scalar gives the text general gives after its own
+    lookup (element_length: set -u, `1`), so the name is looked up as often; `${#RANDOM[@]}` is
+    general's, given that lookup (it reads RANDOM as often as bash does: params._random_general)."""
     lookup = ex.env.lookup
     name = p.name
     sub = p.sub
     assert sub is not None
     element_length = ex._element_length
+    random = name == "RANDOM"
 
-    def count() -> Value:
+    def count_number() -> int | str:
         var = lookup(name)
         if var is not None:
             val = var.value
             if type(val) is IndexedArray or type(val) is AssocArray:
-                return str(len(val))
+                return len(val)
+        if random:
+            return general(ex, p, False, None, var)  # type: ignore[return-value]
         return element_length(p, sub)  # (general's next step for this shape)
 
-    return count
+    return count_number
+
+
+def element_count_fn(ex: Expander, p: A.Param) -> Callable[[], int | str] | None:
+    """count_number_fn for `p` when it is `${#a[@]}` or `${#a[*]}` of a name (no operator), else None."""
+    name = p.name
+    if (
+        p.prefix == "#"
+        and (p.sub == "@" or p.sub == "*")
+        and p.op is None
+        and not p.names_suffix
+        and name
+        and (name[0].isalpha() or name[0] == "_")
+    ):
+        return count_number_fn(ex, p)
+    return None

@@ -21,6 +21,7 @@ from . import arithwords, braces, fields, params
 from .arith import Template
 from .arithwords import subscript_error
 from .braces import brace_text, sequence_fields
+from .elements import element_count_fn
 from .env import ExpandEnv
 from .fastparam import Plan
 from .fields import ws_split
@@ -161,10 +162,12 @@ class Expander:
 
     # (arithwords.py)
     arith = arithwords.arith
+    arith_bound = arithwords.arith_bound
     _join_fn = join_fn
     _param_fn = param_fn
     _param_text_fn = param_text_fn
     _length_fn = length_fn
+    _count_number_fn = element_count_fn
     arith_text = arithwords.arith_text
     arith_operand = arithwords.arith_operand
     _arith_join = arithwords.arith_join

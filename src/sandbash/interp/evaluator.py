@@ -365,7 +365,7 @@ class Evaluator:
         text = literal_arith(word)
         if text is not None:  # nothing to expand first
             return self.sh.arith_fn(text)
-        return partial(self.expander.arith, word)
+        return self.expander.arith_bound(word)
 
     def _arith_part_failed(self, e: ArithError | ExpansionError) -> None:
         """A part of `for ((;;))` failed: reported; the loop ends with status 1."""
