@@ -170,6 +170,10 @@ DATE_PARTS = ("sandbash.commands.date.main", "sandbash.commands.date.parse")
             "1 b",
             ("hashlib", "random", "decimal", "heapq"),
         ),
+        # awk: datetime for its time functions, shlex for a command line run without a shell
+        ("awk '{ print NR\": \"$0 }' f | tail -1", "2: b", ("datetime", "shlex", "sandbash.commands.date")),
+        # unicodedata is for a text past ASCII (display widths)
+        ("wc -L f; ls -C; head -c1 f | cat", "1 f\nf\na", ("unicodedata",)),
         ("base64 f | base64 -d", "a\nb", ("sandbash.commands.encode.od", "sandbash.commands.encode.xxd")),
     ],
 )

@@ -10,7 +10,6 @@ starts, and at exit pipes are closed before stdout is flushed.
 from __future__ import annotations
 
 import errno
-import shlex
 from collections.abc import Callable, Mapping
 
 from ...limits import LimitExceeded, LimitKind
@@ -134,6 +133,8 @@ class IOManager:
         except RuntimeError:
             pass
         # no shell in this context (unit tests): run a plain command line directly
+        import shlex
+
         try:
             argv = shlex.split(cmd)
         except ValueError:

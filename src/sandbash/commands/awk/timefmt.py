@@ -1,23 +1,27 @@
 """strftime() and mktime() in the sandbox's time zone (TZ from the
 environment, UTC when unset), through the date command's zone and format
-code so both tools agree. The date modules are imported at the first call: most awk
-programs never ask for the time, and loading them costs every awk run ~10 ms."""
+code so both tools agree. The date modules, and datetime itself (~5 M instructions), are imported at
+the first call: most awk programs never ask for the time, and loading them costs every awk run ~10 ms."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as dt
 
 DEFAULT_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
 
 
-_GMT = dt.timezone(dt.timedelta(0), "GMT")  # gmtime()'s zone name
-
-
 def zone(env: Mapping[str, str], utc: bool = False) -> dt.tzinfo:
+    if utc:
+        import datetime as dt
+
+        return dt.timezone(dt.timedelta(0), "GMT")  # gmtime()'s zone name
     from ...posix.zones import zone_from_spec
 
-    return _GMT if utc else zone_from_spec(env.get("TZ", ""))
+    return zone_from_spec(env.get("TZ", ""))
 
 
 def _glibc_only(fmt: str) -> str:
@@ -65,6 +69,8 @@ def mktime(spec: str, env: Mapping[str, str], utc: bool = False) -> float:
     except ValueError:
         return -1.0
     tz = zone(env, utc)
+    import datetime as dt
+
     try:
         y, m = divmod(year * 12 + (month - 1), 12)
         moment = dt.datetime(y, m + 1, 1) + dt.timedelta(

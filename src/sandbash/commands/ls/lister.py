@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import math
-import unicodedata
 
 from ...expand.pattern import compile_pattern
 from ...vfs.base import NS, Stat
@@ -56,6 +55,10 @@ class Entry:
 
 
 def _display_width(text: str) -> int:
+    if text.isascii() and text.isprintable():
+        return len(text)
+    import unicodedata  # (a name past ASCII, or with a control character, only)
+
     width = 0
     for ch in text:
         # control characters and undecodable bytes take no columns (mbsnwidth)

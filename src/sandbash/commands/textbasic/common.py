@@ -8,7 +8,6 @@ GNU's multiplier suffixes.
 from __future__ import annotations
 
 import functools
-import unicodedata
 from collections.abc import Callable, Iterator
 
 from ...limits import MemoryHold
@@ -362,6 +361,11 @@ def char_width(c: str, invalid: int = 0) -> int:
     o = ord(c)
     if o < 0x20 or 0x7F <= o < 0xA0:
         return 0
+    if o < 0x7F:
+        return 1
+    # (imported for a character past ASCII: a text command that sees none does without it)
+    import unicodedata
+
     if 0xDC80 <= o <= 0xDCFF:
         return invalid
     if 0x1160 <= o <= 0x11FF or 0xD7B0 <= o <= 0xD7FF:
