@@ -16,6 +16,7 @@ from ..shvars.arrays import IndexedArray
 from ..stdio.streams import BytesReader, ClosedStream, DirStream, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
+from ..vfs.facade import reopened_path
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -133,7 +134,10 @@ class Redirections:
 
     def _open(self, path: str, flags: str) -> Stream | None:
         fd = dev_fd(path)
-        return self._open_file(path, flags) if fd is None else self._shared(path, fd)
+        if fd is None:
+            return self._open_file(path, flags)
+        real = reopened_path(self.state.fds.get(fd))
+        return self._open_file(real, flags, shown=path) if real else self._shared(path, fd)
 
     def _shared(self, path: str, fd: int) -> Stream | None:
         """`/dev/stdout`, `/dev/fd/N`: the stream the shell's descriptor holds (not opened)."""
@@ -142,11 +146,13 @@ class Redirections:
             self.sh.error(f"{path}: No such file or directory" if fd > 2 else f"{fd}: Bad file descriptor")
         return stream
 
-    def _open_file(self, path: str, flags: str, clobber: bool = False) -> Stream | None:
-        """Open `path` through the filesystem (its policy, limits and audit); `clobber`: `>|`."""
+    def _open_file(self, path: str, flags: str, clobber: bool = False, shown: str = "") -> Stream | None:
+        """Open `path` through the filesystem (its policy, limits and audit); `clobber`: `>|`;
+        `shown`: the name the script gave (/dev/fd/N of a file, reopened_path), for messages."""
         if path == "":
             self.sh.error(": No such file or directory")
             return None
+        shown = shown or path
         st = self.state
         if flags == "w" and not clobber and st.opts["noclobber"]:
             existing = st.fs.try_stat(path)
@@ -155,7 +161,7 @@ class Redirections:
             if (existing is not None and existing.is_file) or (
                 existing is None and st.fs.try_lstat(path) is not None
             ):
-                self.sh.error(f"{path}: cannot overwrite existing file")
+                self.sh.error(f"{shown}: cannot overwrite existing file")
                 return None
         try:
             return st.fs.open(path, flags)
@@ -166,7 +172,7 @@ class Redirections:
                 if st.fs.access(path, 4):
                     return DirStream(st.fs.abspath(path))
                 e = FsError(errno.EACCES, path)
-            self.sh.error(f"{path}: {e.message}")
+            self.sh.error(f"{shown}: {e.message}")
             return None
 
     def _alloc_fd(self) -> int:
@@ -270,13 +276,17 @@ class Redirections:
         if path is None:
             return False
         fd = dev_fd(path)
-        if fd is not None:  # (a descriptor's stream, shared: nothing to close when undone)
-            shared = self._shared(path, fd)
-            return shared is not None and self._bind(r, default_fd, shared, undo, opened=None)
+        shown = ""
+        if fd is not None:
+            real = reopened_path(self.state.fds.get(fd))
+            if not real:  # (a pipe's or a device's stream, shared: nothing to close when undone)
+                shared = self._shared(path, fd)
+                return shared is not None and self._bind(r, default_fd, shared, undo, opened=None)
+            path, shown = real, path  # (a file: opened anew, as Linux opens the link)
         if flags == "w!":
-            opened = self._open_file(path, "w", clobber=True)
+            opened = self._open_file(path, "w", clobber=True, shown=shown)
         else:
-            opened = self._open_file(path, flags)
+            opened = self._open_file(path, flags, shown=shown)
         if opened is None:
             return False
         return self._bind(r, default_fd, opened, undo, opened=opened)

@@ -106,6 +106,13 @@ class FileStream(Stream):
         self.handle.close()
 
 
+def reopened_path(stream: object) -> str:
+    """The file a descriptor's stream has open, which Linux's /dev/fd/N and /dev/stdin|stdout|stderr
+    (links into /proc/self/fd) open anew, with the mode and truncation asked for (`exec 3<f; echo x
+    >/dev/fd/3` writes f): "" for a pipe, a device or a buffer, which are shared as they are."""
+    return stream.path if isinstance(stream, FileStream) else ""
+
+
 class _FreshRng:
     """`Vfs.rng` of an unseeded filesystem or run, made on first read (random.py and what it imports
     are ~3 M instructions, and a run that reads no /dev/urandom needs none of it): a non-data
