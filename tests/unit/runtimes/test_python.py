@@ -78,6 +78,8 @@ def run(script: str, **kw: object) -> tuple[str, str, int]:
         ("import glob, os\nglob.glob('*')", "glob = _sb_glob; import os\nglob.glob('*')"),
         ("from glob import glob as g, iglob", "g = _sb_glob.glob; iglob = _sb_glob.iglob"),
         ("import shutil as sh", "sh = _sb_shutil"),
+        ("import io, heapq", "io = _sb_io; heapq = _sb_heapq"),
+        ("from io import StringIO", "StringIO = _sb_io.StringIO"),
         ("from pathlib import Path\nPath('.').glob('*')", "from pathlib import Path\nPath('.').glob('*')"),
     ],
 )
@@ -108,6 +110,13 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
     assert status == 1
     assert shown in err and "_sb_" not in err
     assert "~" not in err and "^" not in err  # carets pointed into the rewritten line
+
+
+def test_stdlib_modules_run_only_when_named() -> None:
+    from sandbash.commands.runtimes.python_source import stdlib_modules
+
+    assert stdlib_modules("import sys\nprint('ratio, function, version')") == []
+    assert stdlib_modules("import glob, io\nfrom heapq import heappush") == ["glob", "heapq", "io"]
 
 
 def test_a_read_only_grant_refuses_writes() -> None:

@@ -15,6 +15,7 @@ cannot read (newer syntax, or too large) is left as it is: Monty reports what it
 from __future__ import annotations
 
 import ast
+import re
 
 from .python_stdlib import MODULES
 
@@ -33,9 +34,13 @@ def _stand_in(module: str) -> str | None:
     return entry[0] if entry is not None else None
 
 
+_MODULE_WORDS = {name: re.compile(rf"\b{name}\b") for name in MODULES}
+
+
 def stdlib_modules(text: str) -> list[str]:
-    """The python_stdlib modules the program may import: their text runs after the prelude."""
-    return [name for name in MODULES if name in text]
+    """The python_stdlib modules the program may import (it names them): their text runs after
+    the prelude."""
+    return [name for name, word in _MODULE_WORDS.items() if word.search(text)]
 
 
 def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:

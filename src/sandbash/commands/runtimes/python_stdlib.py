@@ -9,6 +9,8 @@ binds sys.
   include_hidden, matching as CPython's fnmatch (a name starting with "." only for a pattern that
   does too).
 - `shutil`: copyfile(), copy(), copy2(), copytree(), rmtree(), move(), which().
+- `heapq` (pure functions over the program's lists, which a host module could not change in place)
+  and `io.StringIO`/`io.BytesIO` (in-memory files), for the same reason: Monty has neither.
 """
 
 GLOB = r"""
@@ -251,5 +253,212 @@ class _SbShutil:
 _sb_shutil = _SbShutil()
 """
 
+
+HEAPQ = r"""
+class _SbHeapq:
+    def _up(self, heap, pos):
+        item = heap[pos]
+        while pos > 0:
+            parent = (pos - 1) >> 1
+            if item < heap[parent]:
+                heap[pos] = heap[parent]
+                pos = parent
+            else:
+                break
+        heap[pos] = item
+
+    def _down(self, heap, pos):
+        end = len(heap)
+        item = heap[pos]
+        while True:
+            child = 2 * pos + 1
+            if child >= end:
+                break
+            if child + 1 < end and heap[child + 1] < heap[child]:
+                child += 1
+            if heap[child] < item:
+                heap[pos] = heap[child]
+                pos = child
+            else:
+                break
+        heap[pos] = item
+
+    def heappush(self, heap, item):
+        heap.append(item)
+        self._up(heap, len(heap) - 1)
+
+    def heappop(self, heap):
+        last = heap.pop()
+        if not heap:
+            return last
+        top = heap[0]
+        heap[0] = last
+        self._down(heap, 0)
+        return top
+
+    def heapify(self, heap):
+        for pos in range(len(heap) // 2 - 1, -1, -1):
+            self._down(heap, pos)
+
+    def heapreplace(self, heap, item):
+        top = heap[0]
+        heap[0] = item
+        self._down(heap, 0)
+        return top
+
+    def heappushpop(self, heap, item):
+        if heap and heap[0] < item:
+            item, heap[0] = heap[0], item
+            self._down(heap, 0)
+        return item
+
+    def nsmallest(self, n, iterable, key=None):
+        return sorted(iterable, key=key)[:n]
+
+    def nlargest(self, n, iterable, key=None):
+        return sorted(iterable, key=key, reverse=True)[:n]
+
+    def merge(self, *iterables, key=None, reverse=False):
+        out = []
+        for it in iterables:
+            out.extend(it)
+        return iter(sorted(out, key=key, reverse=reverse))
+
+
+_sb_heapq = _SbHeapq()
+"""
+
+IO = r"""
+class _SbMemFile:
+    def __init__(self, value, empty, newline):
+        self._value = value
+        self._empty = empty
+        self._nl = newline
+        self._pos = 0
+        self.closed = False
+
+    def _check(self):
+        if self.closed:
+            raise ValueError('I/O operation on closed file.')
+
+    def write(self, s):
+        self._check()
+        if type(s) is not type(self._empty):
+            raise TypeError(type(self._empty).__name__ + ' argument expected, got ' + type(s).__name__)
+        v = self._value
+        if self._pos > len(v):
+            v = v + self._pad(self._pos - len(v))
+        self._value = v[:self._pos] + s + v[self._pos + len(s):]
+        self._pos += len(s)
+        return len(s)
+
+    def _pad(self, n):
+        return chr(0) * n if self._empty == '' else bytes(n)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def getvalue(self):
+        self._check()
+        return self._value
+
+    def read(self, size=-1):
+        self._check()
+        end = len(self._value) if size is None or size < 0 else self._pos + size
+        out = self._value[self._pos:end]
+        self._pos += len(out)
+        return out
+
+    def readline(self, size=-1):
+        self._check()
+        i = self._value.find(self._nl, self._pos)
+        end = len(self._value) if i < 0 else i + 1
+        if size is not None and size >= 0:
+            end = min(end, self._pos + size)
+        out = self._value[self._pos:end]
+        self._pos = max(self._pos, end)
+        return out
+
+    def readlines(self, hint=-1):
+        lines = []
+        while True:
+            line = self.readline()
+            if not line:
+                return lines
+            lines.append(line)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+    def seek(self, pos, whence=0):
+        self._check()
+        if whence == 1:
+            pos = self._pos + pos
+        elif whence == 2:
+            pos = len(self._value) + pos
+        if pos < 0:
+            raise ValueError('negative seek value ' + str(pos))
+        self._pos = pos
+        return pos
+
+    def tell(self):
+        self._check()
+        return self._pos
+
+    def truncate(self, size=None):
+        self._check()
+        size = self._pos if size is None else size
+        self._value = self._value[:size]
+        return size
+
+    def flush(self):
+        pass
+
+    def readable(self):
+        return True
+
+    def writable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def close(self):
+        self.closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class _SbIO:
+    def StringIO(self, initial_value='', newline='\n'):
+        return _SbMemFile(initial_value or '', '', '\n')
+
+    def BytesIO(self, initial_bytes=b''):
+        return _SbMemFile(bytes(initial_bytes or b''), b'', b'\n')
+
+
+_sb_io = _SbIO()
+"""
+
 # module name -> (the prelude's object its import binds, the Python text that defines it)
-MODULES = {"glob": ("_sb_glob", GLOB), "shutil": ("_sb_shutil", SHUTIL)}
+MODULES = {
+    "glob": ("_sb_glob", GLOB),
+    "shutil": ("_sb_shutil", SHUTIL),
+    "heapq": ("_sb_heapq", HEAPQ),
+    "io": ("_sb_io", IO),
+}
