@@ -183,6 +183,7 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
                 clear_attrs,
                 local,
                 inherit=opts.has("I"),
+                global_=global_,
             ):
                 status = 1
             elif both:
@@ -320,10 +321,18 @@ def _fast_local(sh: Shell, arg: str) -> bool:
 
 
 def _declare_one(
-    sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int, local: bool, *, inherit: bool = False
+    sh: Shell,
+    cmd: str,
+    arg: str,
+    set_attrs: int,
+    clear_attrs: int,
+    local: bool,
+    *,
+    inherit: bool = False,
+    global_: bool = False,
 ) -> bool:
     """One NAME[=VALUE] of declare/typeset/local/export/readonly (`inherit`: -I, a new local
-    starts with the value and attributes of the variable it hides)."""
+    starts with the value and attributes of the variable it hides; `global_`: -g)."""
     st = sh.state
     parsed: Subscript | None = None
     if isinstance(arg, AssignArg):
@@ -525,8 +534,15 @@ def _declare_one(
         temp = next((s for s in reversed(vars_.scopes) if s.temp and name in s), None)
         if cmd in _DECLARERS and vars_.function_scope() is not None:
             temp = None  # `z=8 declare -g z` in a function: the global z, without the binding
-        elif temp is not None and cmd in _DECLARERS and not set_attrs & (EXPORT | READONLY) and items is None:
-            # `z=8 declare z`, `y=1 declare -i y=2`: only the binding changes, and it goes (bash)
+        elif (
+            temp is not None
+            and cmd in _DECLARERS
+            and not set_attrs & (EXPORT | READONLY)
+            and items is None
+            and not global_
+        ):
+            # `z=8 declare z`, `y=1 declare -i y=2`: only the binding changes, and it goes (bash;
+            # `declare -g` finds the global variable: find_global_variable)
             scope, found = temp, temp[name]
             temp = None
         elif temp is not None and (found is None or scope is temp):
