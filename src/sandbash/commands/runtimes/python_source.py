@@ -34,13 +34,16 @@ def _stand_in(module: str) -> str | None:
     return entry[0] if entry is not None else None
 
 
-_MODULE_WORDS = {name: re.compile(rf"\b{name}\b") for name in MODULES}
+_WORD = re.compile(r"\w+")
 
 
 def stdlib_modules(text: str) -> list[str]:
-    """The python_stdlib modules the program may import (it names them): their text runs after
-    the prelude."""
-    return [name for name, word in _MODULE_WORDS.items() if word.search(text)]
+    """The python_stdlib modules the program may import (it names them as a word): their text
+    runs after the prelude."""
+    if len(text) > MAX_REWRITE_BYTES:
+        return []  # (left as written: its imports are Monty's own)
+    words = set(_WORD.findall(text))
+    return [name for name in MODULES if name in words]
 
 
 def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
