@@ -11,7 +11,7 @@ from types import ModuleType
 from ..commands.options import OptionValueError
 from ..interp.executor import assign_failed
 from ..interp.fastread import read_failed, store_read_array
-from ..interp.variables import AS_EXPANDED, AssignError
+from ..interp.variables import AS_EXPANDED, ITEM_BYTES, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.readfields import split_read_fields
 from ..shvars.arrays import AssocArray, IndexedArray
@@ -784,7 +784,7 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
     # bound them as they come (`yes | mapfile a` must not grow until the deadline)
     with MemoryHold(sh.rt.budget) as held:
         lines = _mapfile_lines(sh, stream, sep, count, skip, strip, held)
-        return _mapfile_store(sh, name, target, lines, origin, callback, quantum)
+        return _mapfile_store(sh, name, target, lines, origin, callback, quantum, held)
 
 
 def _mapfile_lines(
@@ -847,16 +847,31 @@ def _indexed_array_target(sh: Shell, cmd: str, name: str) -> bool:
 
 
 def _mapfile_store(
-    sh: Shell, cmd: str, target: str, lines: list[str], origin: int | None, callback: str | None, quantum: int
+    sh: Shell,
+    cmd: str,
+    target: str,
+    lines: list[str],
+    origin: int | None,
+    callback: str | None,
+    quantum: int,
+    held: MemoryHold,
 ) -> int:
     try:
         var = sh.state.vars.find(target)
         if callback is None and (origin is None or var is None or not isinstance(var.value, IndexedArray)):
+            # the lines become the elements, which the array's charge counts (texts, headers):
+            # only the list's own places stay held beside it
+            held.set(8 * len(lines))
+            if not origin:
+                sh.va.set_values(target, lines, by_builtin=True)
+                return 0
             # the first line's index, then each next one: no index text to evaluate per line
-            items: list[tuple[str | None, str, bool]] = [(None, v, False) for v in lines]
-            if origin and items:
-                items[0] = (str(origin), lines[0], False)
-            sh.set_array(target, items, by_builtin=True)
+            with MemoryHold(sh.rt.budget) as held:
+                held.charge(len(lines) * ITEM_BYTES)  # (the item list, made before the array is filled)
+                items: list[tuple[str | None, str, bool]] = [(None, v, False) for v in lines]
+                if items:
+                    items[0] = (str(origin), lines[0], False)
+                sh.set_array(target, items, by_builtin=True)
             return 0
         if origin is None or var is None or not isinstance(var.value, IndexedArray):
             sh.set_array(target, [])  # without -O the array starts empty (bash)

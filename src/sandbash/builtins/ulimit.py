@@ -65,6 +65,28 @@ def _defaults(lim: Limits) -> dict[str, tuple[Value, Value]]:
     return table
 
 
+LETTERS = frozenset(_DESC)
+
+
+def within_own(table: dict[str, tuple[Value, Value]], lim: Limits) -> dict[str, tuple[Value, Value]]:
+    """A table from elsewhere (a snapshot's) as this sandbox lets a script set it: a hard limit
+    never above this sandbox's own (a script may only lower one), a soft one never above its
+    hard one; a letter the table has not keeps this sandbox's own value."""
+    own = _defaults(lim)
+    kept: dict[str, tuple[Value, Value]] = {}
+    for letter, (soft, hard) in table.items():
+        own_soft, own_hard = own[letter]
+        if letter == "p":
+            continue  # (the pipe size is the system's: no script changes it)
+        if not _fits(hard, own_hard):
+            hard = own_hard
+        if not _fits(soft, hard):
+            soft = hard
+        if (soft, hard) != (own_soft, own_hard):
+            kept[letter] = (soft, hard)
+    return kept
+
+
 def _get(sh: Shell, letter: str) -> tuple[Value, Value]:
     own = sh.state.ulimits.get(letter)
     return own if own is not None else _defaults(sh.rt.limits)[letter]

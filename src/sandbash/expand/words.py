@@ -189,12 +189,13 @@ class Expander:
         if self._held:
             self.give_back_fields()
 
-    def hold_fields(self, n: int, each: int = FIELD_BYTES) -> bool:
-        """`n` fields one expansion makes (or is about to make), when FIELDS_HELD_MIN or more:
-        their transient lists are charged to max_memory until the next command starts. False
-        when nothing was charged (too few to count)."""
+    def hold_fields(self, n: int, each: int = FIELD_BYTES, force: bool = False) -> bool:
+        """`n` fields one expansion makes (or is about to make), when FIELDS_HELD_MIN or more
+        (or `force`: the rest of a list already charged in part): their transient lists are
+        charged to max_memory until the next command starts. False when nothing was charged
+        (too few to count)."""
         rt = self._rt
-        if rt is None or n < FIELDS_HELD_MIN:
+        if rt is None or (n < FIELDS_HELD_MIN and not (force and n > 0)):
             return False
         budget = rt.budget
         if self._held and self._held_budget is not budget:
@@ -203,6 +204,13 @@ class Expander:
         self._held += n * each
         self._held_budget = budget
         return True
+
+    def unhold_fields(self, n: int, each: int = FIELD_BYTES) -> None:
+        """Give back `n` of the fields hold_fields charged ahead (fewer were made)."""
+        n = min(n * each, self._held)
+        if n > 0 and (budget := self._held_budget) is not None:
+            budget.release_memory(n)
+            self._held -= n
 
     def give_back_fields(self) -> None:
         budget = self._held_budget
@@ -342,9 +350,11 @@ class Expander:
         compiled step stringfn.unquoted_param_step gives the common one-field case itself)."""
         if value is None:
             return out
+        seps = 0
         if type(value) is str and len(value) > CHARGE_FROM:
             self._charge_word(len(value))
-            if value.count(" ") + value.count("\t") + value.count("\n") >= self._field_cap()[1]:
+            seps = value.count(" ") + value.count("\t") + value.count("\n")
+            if seps >= self._field_cap()[1]:
                 # so many fields they must be counted as they are made
                 for field_segs in self._split([(value, EXP)]):
                     self._glob_field(field_segs, out)
@@ -354,11 +364,14 @@ class Expander:
                 if not (" " in value or "\t" in value or "\n" in value):
                     out.append(value)  # one field: `$n`, `$1`
                     return out
-                # `$(seq N)`, `$list`: the fields as the C split makes them
+                # `$(seq N)`, `$list`: the fields as the C split makes them, charged before they
+                # are made (each needs a character no separator is: an upper bound), then settled
                 had = len(out)
+                most = min(seps, len(value) - seps) + 1
+                held = seps > 0 and self.hold_fields(most)
                 out.extend(field for field in ws_split().split(value.strip(" \t\n")) if field)
-                if len(value) > CHARGE_FROM:
-                    self.hold_fields(len(out) - had)
+                if held:
+                    self.unhold_fields(most - (len(out) - had))
                 return out
             for field in ws_split().split(value.strip(" \t\n")) if value else ():
                 if field:
@@ -366,10 +379,15 @@ class Expander:
             return out
         # (expanded once: `$RANDOM` under another IFS, a "$ref" to A[@])
         if type(value) is str:
-            had = len(out)
+            had = charged = len(out)
             for field_segs in self._split([(value, EXP)]):  # (a long value was charged)
                 self._glob_field(field_segs, out)
-            if len(value) > CHARGE_FROM:
+                if len(out) - charged >= FIELDS_HELD_MIN:  # (charged as they are made)
+                    self.hold_fields(len(out) - charged)
+                    charged = len(out)
+            if len(value) > CHARGE_FROM and charged > had:
+                self.hold_fields(len(out) - charged, force=True)
+            elif len(value) > CHARGE_FROM:
                 self.hold_fields(len(out) - had)
             return out
         self._at_empty = False

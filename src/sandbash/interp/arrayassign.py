@@ -56,8 +56,7 @@ def array_assign(comp: Compiler, cmd: A.SimpleCommand, slow: Code) -> Code:
     name, append = a.name, a.append
     steps = tuple(_step(expander, item.value) for item in a.array)
     find = st.vars.find
-    push = va.push_values
-    set_array = va.set_array
+    set_values = va.set_values
     begin_argv = expander.begin_argv
     no_words = ex.no_words
     failed = ex.assign_failed
@@ -75,8 +74,7 @@ def array_assign(comp: Compiler, cmd: A.SimpleCommand, slow: Code) -> Code:
                     values.append(step)
                 else:
                     step(values)  # type: ignore[operator]
-            if not push(name, values, append):
-                set_array(name, [(None, v, False) for v in values], append=append)
+            set_values(name, values, append)
         except (ExpansionError, ArithError, AssignError) as e:
             status = failed(e)  # (what _assignments_only does with them)
             st.last_arg = ""
@@ -110,8 +108,7 @@ def _appender(
     line = cmd.line
     name = cmd.assigns[0].name
     begin_argv = ex.expander.begin_argv
-    push = ex.va.push_values
-    set_array = ex.va.set_array
+    set_values = ex.va.set_values
     check_array = sh.check_array
     failed = ex.assign_failed
     assigned = ex.assigned
@@ -158,8 +155,7 @@ def _appender(
                 arr = var.value
                 if type(arr) is not IndexedArray or var.attrs & ~(ARRAY | EXPORT):
                     # (what an expansion of the words made of it: push_values decides again)
-                    if not push(name, values, True):
-                        set_array(name, [(None, v, False) for v in values], append=True)
+                    set_values(name, values, True)
                     values = []
             if values:
                 count = len(arr) + len(values)

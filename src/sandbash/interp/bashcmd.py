@@ -217,17 +217,17 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         path = _in_path(sh, path)  # bash looks for a script it cannot open here in PATH
     try:
         if fd is None:
-            if sh.state.fs.is_dir(path):
-                # bash opens it, names itself after it, and then fails to read it
-                sh.write_err(f"{path}: {path}: Is a directory\n")
-                return 126
-            data = sh.state.fs.read_bytes(path)
+            data = sh.state.fs.read_bytes(path)  # (one question to the policy: no stat first)
         else:  # the shell's own descriptor (`bash <(curl ...)`), never a file of that name
             got = read_descriptor(sh, fd)
             if got is None:
                 raise FsError(2, path)
             data = got
     except (FsError, StreamError) as e:
+        if isinstance(e, FsError) and e.errno == 21:
+            # bash opens it, names itself after it, and then fails to read it
+            sh.write_err(f"{path}: {path}: Is a directory\n")
+            return 126
         why = e.message if isinstance(e, FsError) else strerror(e.errno or 5)
         sh.write_err(f"{name}: {path}: {why}\n")
         return 127 if e.errno == 2 else 126

@@ -21,7 +21,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.stringfn import string_fn
 from ..limits import LimitExceeded, LimitKind, MemoryHold
-from ..posix.readfields import split_read_fields
+from ..posix.readfields import most_fields, split_read_fields
 from ..shvars.arrays import IndexedArray
 from ..shvars.vars import ARRAY, EXPORT, NOASSIGN
 from ..syntax import ast as A
@@ -522,13 +522,18 @@ def store_read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: 
     """read -a ARRAY's store (the builtin's, builtins/io._read_array, and the compiled here-string's):
     the line's fields, each split off, made the array's elements from 0. Split no further than the
     array may hold (a 9 MB line of 4.5 M words held 700 MB of fields and items under a 96 MB
-    budget); the items are charged while stored."""
+    budget). The fields are charged before they are split (an upper bound of their count, each a
+    str and its place in the list), then only their places once the array, which counts the strs,
+    is charged."""
     limit = sh.rt.limits.max_array_elements
-    fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
-    if len(fields) > limit:
-        raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
-    if sh.va.push_values(array, fields, False):
-        return  # (a plain indexed array: the fields made its elements at once, charged before stored)
     with MemoryHold(sh.rt.budget) as held:
-        held.charge(len(fields) * 96)
-        sh.set_array(array, [(None, f, False) for f in fields], by_builtin=True)
+        held.charge(most_fields(text, ifs, limit + 1) * READ_FIELD_BYTES + len(text))
+        fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
+        if len(fields) > limit:
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
+        held.set(8 * len(fields))
+        sh.va.set_values(array, fields, by_builtin=True)
+
+
+# one field read -a splits off, beyond its text: a str's header and its place in the list
+READ_FIELD_BYTES = 64

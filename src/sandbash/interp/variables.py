@@ -8,8 +8,16 @@ import time
 from ..expand.arith import ArithError
 from ..expand.arithops import wrap
 from ..expand.env import ExpansionError
-from ..limits import LimitExceeded, LimitKind
-from ..shvars.arrays import ALIAS_BUCKETS, FILENAME_BUCKETS, AssocArray, IndexedArray, elements_bytes
+from ..limits import LimitExceeded, LimitKind, MemoryHold
+from ..shvars.arrays import (
+    ALIAS_BUCKETS,
+    ELEMENT_OVERHEAD,
+    FILENAME_BUCKETS,
+    AssocArray,
+    IndexedArray,
+    elements_bytes,
+    text_bytes,
+)
 from ..shvars.vars import (
     ARRAY,
     ASSOC,
@@ -1180,15 +1188,11 @@ class Variables:
             cur = var.value = IndexedArray() if attrs & ARRAY else AssocArray()
         if isinstance(cur, IndexedArray):
             old = cur.get(0) if append else None
-            before = cur.nbytes
-            cur.set(0, self._convert(var, value, attrs, old))
-            _charge(vars_, target_scope, cur.nbytes - before)
+            _store(vars_, target_scope, cur, 0, self._convert(var, value, attrs, old))
             return
         if isinstance(cur, AssocArray):
             old = cur.get("0") if append else None
-            before = cur.nbytes
-            cur.set("0", self._convert(var, value, attrs, old))
-            _charge(vars_, target_scope, cur.nbytes - before)
+            _store(vars_, target_scope, cur, "0", self._convert(var, value, attrs, old))
             return
         old_s = (cur or "") if append else None
         new: str | None = self._convert(var, value, attrs, old_s)
@@ -1260,10 +1264,8 @@ class Variables:
         the scope. element_setter's closure (the compiled `a[k]=x`) and store_index (the arithmetic's
         `a[k%3]++`) do the same inline: keep the three in step."""
         self.sh.check_array(len(arr) + 1)
-        before = arr.nbytes
         old = arr.get(key) if append else None
-        arr.set(key, value if old is None else old + value)
-        _charge(self.state.vars, scope, arr.nbytes - before)
+        _store(self.state.vars, scope, arr, key, value if old is None else old + value)
 
     def store_index(self, name: str, index: int, value: str) -> bool:
         """`(( a[k%3]++ ))`, `(( a[i*2+1] += k ))`: the element store of the arithmetic evaluator
@@ -1292,11 +1294,7 @@ class Variables:
         sh = self.sh
         sh.check_string(len(value))
         sh.check_array(len(cur) + 1)
-        before = cur.nbytes
-        cur.set(index, value)
-        n = cur.nbytes - before
-        if n:
-            vars_.charge(scopes[i], n)
+        _store(vars_, scopes[i], cur, index, value)
         return True
 
     def store_key(self, name: str, key: str, value: str) -> bool:
@@ -1327,11 +1325,7 @@ class Variables:
         sh = self.sh
         sh.check_string(len(value))
         sh.check_array(len(cur) + 1)
-        before = cur.nbytes
-        cur.set(key, value)
-        n = cur.nbytes - before
-        if n:
-            vars_.charge(scopes[i], n)
+        _store(vars_, scopes[i], cur, key, value)
         return True
 
     def element_setter(
@@ -1411,12 +1405,8 @@ class Variables:
                 if key == "":
                     raise AssignError(bad)
                 check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
-                before = cur.nbytes
                 old = cur.get(key) if append else None
-                cur.set(key, value if old is None else old + value)
-                n = cur.nbytes - before
-                if n:
-                    vars_.charge(scopes[i], n)
+                _store(vars_, scopes[i], cur, key, value if old is None else old + value)
                 return True
             if type(cur) is not IndexedArray or whole:
                 return False
@@ -1465,15 +1455,11 @@ class Variables:
             count = len(cur) + 1
             if count > limits.max_array_elements:
                 check_array(count)
-            before = cur.nbytes
             if append:
                 old = cur.get(index)
                 if old is not None:
                     value = old + value
-            cur.set(index, value)
-            n = cur.nbytes - before
-            if n:
-                vars_.charge(scopes[i], n)
+            _store(vars_, scopes[i], cur, index, value)
             return True
 
         return set_element
@@ -1496,12 +1482,26 @@ class Variables:
             _charge(vars_, vars_.scopes[i], n)
             arr.extend(values, n)
         else:
-            new = IndexedArray(values)
-            self.sh.check_array(len(new))
-            _charge(vars_, vars_.scopes[i], new.nbytes - arr.nbytes)
-            found.value = new
+            self.sh.check_array(len(values))
+            # the new array is charged before it is made (the old one is alive until replaced)
+            n = elements_bytes(values)
+            _charge(vars_, vars_.scopes[i], n)
+            found.value = IndexedArray(values, n)
+            _charge(vars_, vars_.scopes[i], -arr.nbytes)
         found.attrs |= ARRAY
         return True
+
+    def set_values(
+        self, name: str, values: list[str], append: bool = False, by_builtin: bool = False
+    ) -> None:
+        """`name=(words)`, `read -a`, `mapfile` of values without keys: push_values, else
+        set_array's general way with the item list it takes charged before it is made (held until
+        the array is filled: a million items are 72 MB beside their values)."""
+        if self.push_values(name, values, append):
+            return
+        with MemoryHold(self.sh.rt.budget) as held:
+            held.charge(len(values) * ITEM_BYTES)
+            self.set_array(name, [(None, v, False) for v in values], append=append, by_builtin=by_builtin)
 
     def drop_nameref(self, name: str, var: Var) -> None:
         """An element is assigned to a nameref (`declare -a r[1]=x`, a chain ending at `r[1]`):
@@ -1549,24 +1549,36 @@ class Variables:
             except AssignError:
                 raise AssignError(f"{name}[{sub}]: bad array subscript") from None
         cur = var.value
-        before = value_size(cur)
-        try:
-            if assoc:
-                if not isinstance(cur, AssocArray):
-                    cur = var.value = AssocArray()  # (`declare -A m` unset until an element is set)
-                self.sh.check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
-                old = cur.get(key) if append else None
-                cur.set(key, self._convert(var, value, var.attrs, old) if (append or var.attrs) else value)
-                return
-            if not isinstance(cur, IndexedArray):
-                cur = var.value = IndexedArray([cur] if isinstance(cur, str) else None)
-            self.sh.check_array(len(cur) + 1)
-            old2 = cur.get(index) if append else None
-            cur.set(index, self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value)
-        finally:
-            if scope is None:
-                scope = self._scope_for_write(name)[0]
-            _charge(self.state.vars, scope, value_size(var.value) - before)
+        if scope is None:
+            scope = self._scope_for_write(name)[0]
+        vars_ = self.state.vars
+        if assoc:
+            if not isinstance(cur, AssocArray):
+                _charge(vars_, scope, -value_size(cur))
+                cur = var.value = AssocArray()  # (`declare -A m` unset until an element is set)
+            self.sh.check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
+            old = cur.get(key) if append else None
+            _store(
+                vars_,
+                scope,
+                cur,
+                key,
+                self._convert(var, value, var.attrs, old) if (append or var.attrs) else value,
+            )
+            return
+        if not isinstance(cur, IndexedArray):
+            # a scalar becomes element 0 (`x=1; x[2]=y`): its text stays charged, its element's overhead too
+            _charge(vars_, scope, ELEMENT_OVERHEAD if isinstance(cur, str) else 0)
+            cur = var.value = IndexedArray([cur] if isinstance(cur, str) else None)
+        self.sh.check_array(len(cur) + 1)
+        old2 = cur.get(index) if append else None
+        _store(
+            vars_,
+            scope,
+            cur,
+            index,
+            self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value,
+        )
 
     def _readonly_index(self, name: str, var: Var, sub: str, parsed: A.Subscript | None) -> None:
         """bash computes an element's index before it finds the array readonly: `c[-9]=x` on a
@@ -1603,16 +1615,22 @@ class Variables:
                 and not found.attrs & ~(ARRAY | EXPORT)
                 and all(key is None for key, _, _ in items)
             ):
-                before = found.value.nbytes  # type: ignore[union-attr]
-                arr = found.value if append else IndexedArray()
+                old = found.value
+                assert type(old) is IndexedArray
+                self.sh.check_array(len(items) + (len(old) if append else 0))
+                before = old.nbytes
+                n = items_bytes(items)
+                _charge(
+                    vars_, vars_.scopes[i], n
+                )  # (before the array is filled: the old one lives on till then)
+                arr = old if append else IndexedArray()
                 index = arr.max_index() + 1
                 for _, value, _ in items:
                     arr.set(index, value)
                     index += 1
-                self.sh.check_array(len(arr))
-                _charge(vars_, vars_.scopes[i], arr.nbytes - before)
                 found.attrs |= ARRAY
                 found.value = arr
+                _charge(vars_, vars_.scopes[i], arr.nbytes - before - n)
                 return
         target, tsub = self.resolve_name(name)
         if tsub is not None:
@@ -1641,6 +1659,10 @@ class Variables:
         for _, value, _ in items:
             check(len(value))
         before = value_size(var.value)
+        # what the filled array adds, charged before it is filled (an upper bound: each item a new
+        # element, keys included), then settled at what it holds once filled
+        pre = items_bytes(items)
+        _charge(self.state.vars, target_scope, pre)
         try:
             self._fill_array(name, var, items, append, assoc)
         except ExpansionError as e:
@@ -1648,7 +1670,7 @@ class Variables:
                 raise
             raise ElementError.of(e) from None
         finally:
-            _charge(self.state.vars, target_scope, value_size(var.value) - before)
+            _charge(self.state.vars, target_scope, value_size(var.value) - before - pre)
 
     def fill_table(self, name: str, items: list[tuple[str | None, str, bool]]) -> None:
         """`BASH_CMDS=(...)`, `+=` alike: bash adds each element to the table (nothing is
@@ -2072,6 +2094,36 @@ def plain_index(text: str) -> bool:
     zero, short enough not to wrap (the element stores' and Shell.arith_get/arith_set's test for a
     subscript evaluated once already: `int(text)` is then its value)."""
     return text.isdigit() and text.isascii() and len(text) < 19 and (text[0] != "0" or len(text) == 1)
+
+
+# one (None, value, False) item of set_array's list: the tuple and its place in the list
+ITEM_BYTES = 72
+
+
+def items_bytes(items: list[tuple[str | None, str, bool]]) -> int:
+    """What filling an array with `items` (key or None, value, key+=) can add: each a new element
+    with its key (elements_bytes when no item has a key)."""
+    n = ELEMENT_OVERHEAD * len(items)
+    for key, value, _ in items:
+        n += len(value) if value.isascii() else 4 * len(value)
+        if key is not None:
+            n += text_bytes(key)
+    return n
+
+
+def _store(vars_: VarStore, scope: Scope, arr: IndexedArray | AssocArray, key: Any, value: str) -> None:
+    """Store one element of `arr` (held in `scope`), charged before it is stored: what a new
+    element adds (an upper bound), then the difference given back once stored. A charge refused by
+    max_memory leaves the array as it was (a Session's shell holds nothing it was not charged)."""
+    pre = text_bytes(value) + ELEMENT_OVERHEAD
+    if type(key) is str:
+        pre += text_bytes(key)
+    vars_.charge(scope, pre)
+    before = arr.nbytes
+    arr.set(key, value)
+    n = arr.nbytes - before - pre
+    if n:
+        vars_.charge(scope, n)
 
 
 def _charge(vars_: VarStore, scope: Scope, n: int) -> None:

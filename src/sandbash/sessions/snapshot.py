@@ -20,6 +20,8 @@ import zlib
 from collections.abc import Callable
 
 from ..builtins.complete import spec_ok
+from ..builtins.ulimit import LETTERS as ULIMIT_LETTERS
+from ..builtins.ulimit import within_own
 from ..interp.executor import hashed_entry_ok
 from ..interp.state import AliasTable, CompletionTable, HashTable
 from ..shvars.arrays import AssocArray, IndexedArray
@@ -433,6 +435,7 @@ def _apply_shell(session: Session, doc: object) -> None:
         if not cname or len(cname) > text_limit or not spec_ok(spec, text_limit):
             raise SnapshotError(f"completion {cname[:40]!r}: not one complete makes")
         completions[cname] = {o: list(w) for o, w in spec.items()}  # type: ignore[attr-defined]
+    ulimits = within_own(_ulimits(shell.get("ulimits", {})), lim)
     cwd = check_str(shell.get("cwd"), "cwd", 4096)
     umask = check_int(shell.get("umask", 0o022), "umask", 0, 0o777)
     last_status = check_int(shell.get("last_status", 0), "last status", 0, 255)
@@ -528,11 +531,29 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.rand_seed, state.last_random, state.unspecial = rand_seed, last_random, unspecial
     state.table_attrs = table_attrs
     state.vars.readonly_names.update(k for k, v in table_attrs.items() if v & READONLY)
+    state.ulimits = ulimits
     state.umask = umask
     state.fs.umask = umask
     state.fs.cwd = cwd
     state.args_version += 1
     session.exited = exited
+
+
+def _ulimits(raw: object) -> dict[str, tuple[int | None, int | None]]:
+    """The snapshot's `ulimit` table: a letter ulimit knows to [soft, hard], each a number or null
+    (unlimited). Restored as ulimit.within_own bounds it: never above the restoring sandbox's."""
+    table: dict[str, tuple[int | None, int | None]] = {}
+    for letter, pair in check_dict(raw, "ulimits", len(ULIMIT_LETTERS)).items():
+        if letter not in ULIMIT_LETTERS:
+            raise SnapshotError(f"ulimit {letter[:8]!r}: not a limit ulimit sets")
+        values = check_list(pair, f"ulimit -{letter}", 2)
+        if len(values) != 2:
+            raise SnapshotError(f"ulimit -{letter}: expected [soft, hard]")
+        soft, hard = (
+            None if v is None else check_int(v, f"ulimit -{letter}", 0, (1 << 63) - 1) for v in values
+        )
+        table[letter] = (soft, hard)
+    return table
 
 
 def _is_dir(bash: Bash, path: str) -> bool:

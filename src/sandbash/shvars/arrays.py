@@ -34,11 +34,12 @@ def elements_bytes(values: list[str]) -> int:
 class IndexedArray:
     __slots__ = ("_d", "_ordered", "_max", "nbytes")
 
-    def __init__(self, values: list[str] | None = None) -> None:
+    def __init__(self, values: list[str] | None = None, nbytes: int = -1) -> None:
+        """`nbytes`: elements_bytes(values) when the caller has it (it charged them first)."""
         if values:
             self._d: dict[int, str] = dict(enumerate(values))
             self._max = len(values) - 1
-            self.nbytes = sum(map(text_bytes, values)) + ELEMENT_OVERHEAD * len(values)
+            self.nbytes = elements_bytes(values) if nbytes < 0 else nbytes
         else:
             self._d = {}
             self._max = -1
