@@ -116,7 +116,7 @@ def test_stdlib_modules_run_only_when_named() -> None:
     from sandbash.commands.runtimes.python_source import stdlib_modules
 
     assert stdlib_modules("import sys\nprint('ratio, function, version')") == []
-    assert stdlib_modules("import glob, io\nfrom heapq import heappush") == ["glob", "heapq", "io"]
+    assert stdlib_modules("import glob, io\nfrom heapq import heappush") == ["fnmatch", "glob", "heapq", "io"]
 
 
 def test_a_read_only_grant_refuses_writes() -> None:

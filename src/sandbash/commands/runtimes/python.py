@@ -58,9 +58,9 @@ Supported: the core language (functions, closures, classes without base classes,
 comprehensions, f-strings, exceptions, async/await), and the modules json, re, math, datetime,
 time, collections, itertools, functools, csv, random, hashlib, base64, binascii, bisect, copy,
 decimal, typing, dataclasses, tomllib, unicodedata, asyncio, os, os.path, pathlib, sys,
-string, textwrap, shlex, statistics, glob, shutil, heapq, io. Files, os.listdir/os.walk/
-pathlib and os.environ use the sandbox; subprocess.run/check_output, os.system and os.popen
-run sandbash commands.
+string, textwrap, shlex, statistics, glob, fnmatch, shutil, operator, heapq, io. Files,
+os.listdir/os.walk/pathlib and os.environ use the sandbox; subprocess.run/check_output,
+os.system and os.popen run sandbash commands.
 No generators (yield), no class inheritance, no Popen, no third-party packages.
 """
 # ignored flags (no argument), and the ones that take one

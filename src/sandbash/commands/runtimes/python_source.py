@@ -43,7 +43,11 @@ def stdlib_modules(text: str) -> list[str]:
     if len(text) > MAX_REWRITE_BYTES:
         return []  # (left as written: its imports are Monty's own)
     words = set(_WORD.findall(text))
-    return [name for name in MODULES if name in words]
+    out: list[str] = []
+    for name in MODULES:
+        if name in words:
+            out += [need for need in (*MODULES[name][2], name) if need not in out]
+    return out
 
 
 def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:

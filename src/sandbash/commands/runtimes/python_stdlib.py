@@ -5,12 +5,79 @@ program's, against the cwd the program may have changed with os.chdir (a host-si
 not see it). python_source.rewrite binds `import glob` / `import shutil` to these objects, as it
 binds sys.
 
+- `fnmatch` (fnmatch, fnmatchcase, filter, translate) and `operator` (itemgetter, attrgetter,
+  methodcaller and the operator functions).
 - `glob`: glob(), iglob(), escape(), has_magic(), with `recursive=True` (`**`), root_dir and
   include_hidden, matching as CPython's fnmatch (a name starting with "." only for a pattern that
   does too).
 - `shutil`: copyfile(), copy(), copy2(), copytree(), rmtree(), move(), which().
 - `heapq` (pure functions over the program's lists, which a host module could not change in place)
   and `io.StringIO`/`io.BytesIO` (in-memory files), for the same reason: Monty has neither.
+"""
+
+FNMATCH = r"""
+import os as _sb_os
+import re as _sb_re
+
+
+class _SbFnmatch:
+    def translate(self, pat):
+        out = []
+        i, n = 0, len(pat)
+        while i < n:
+            c = pat[i]
+            i += 1
+            if c == '*':
+                out.append('.*')
+            elif c == '?':
+                out.append('.')
+            elif c == '[':
+                j = i
+                if j < n and pat[j] == '!':
+                    j += 1
+                if j < n and pat[j] == ']':
+                    j += 1
+                while j < n and pat[j] != ']':
+                    j += 1
+                if j >= n:
+                    out.append('\\[')
+                else:
+                    body = pat[i:j]
+                    i = j + 1
+                    negate = body.startswith('!')
+                    if negate:
+                        body = body[1:]
+                    # Monty's regex reads [ inside a class as a nested class and &&, --, ~~ as
+                    # set operations: each is escaped (CPython escapes a leading [ and &~|)
+                    for c in '\\[&~|^':
+                        body = body.replace(c, '\\' + c)
+                    out.append('[' + ('^' if negate else '') + body + ']')
+            else:
+                out.append(_sb_re.escape(c))
+        return '(?s:' + ''.join(out) + ')\\Z'
+
+    def _compiled(self, pat):
+        rx = self._cache.get(pat)
+        if rx is None:
+            if len(self._cache) > 256:
+                self._cache = {}
+            rx = _sb_re.compile(self.translate(pat))
+            self._cache[pat] = rx
+        return rx
+
+    def fnmatchcase(self, name, pat):
+        return self._compiled(pat).match(name) is not None
+
+    def fnmatch(self, name, pat):
+        return self.fnmatchcase(_sb_os.path.normcase(name), _sb_os.path.normcase(pat))
+
+    def filter(self, names, pat):
+        rx = self._compiled(pat)
+        return [n for n in names if rx.match(n) is not None]
+
+
+_sb_fnmatch = _SbFnmatch()
+_sb_fnmatch._cache = {}
 """
 
 GLOB = r"""
@@ -29,38 +96,6 @@ class _SbGlob:
             out.append('[' + c + ']' if c in '*?[' else c)
         return drive + ''.join(out)
 
-    def _regex(self, pattern):
-        out = []
-        i, n = 0, len(pattern)
-        while i < n:
-            c = pattern[i]
-            i += 1
-            if c == '*':
-                out.append('.*')
-            elif c == '?':
-                out.append('.')
-            elif c == '[':
-                j = i
-                if j < n and pattern[j] == '!':
-                    j += 1
-                if j < n and pattern[j] == ']':
-                    j += 1
-                while j < n and pattern[j] != ']':
-                    j += 1
-                if j >= n:
-                    out.append('\\[')
-                else:
-                    body = pattern[i:j].replace('\\', '\\\\')
-                    i = j + 1
-                    if body.startswith('!'):
-                        body = '^' + body[1:]
-                    elif body.startswith('^'):
-                        body = '\\' + body
-                    out.append('[' + body + ']')
-            else:
-                out.append(_sb_re.escape(c))
-        return _sb_re.compile('(?s:' + ''.join(out) + ')\\Z')
-
     def _list(self, root, dirname, dironly):
         where = _sb_os.path.join(root, dirname) if root else (dirname or _sb_os.curdir)
         try:
@@ -75,7 +110,7 @@ class _SbGlob:
         return include_hidden or not name.startswith('.') or pattern.startswith('.')
 
     def _glob1(self, root, dirname, pattern, dironly, include_hidden):
-        rx = self._regex(pattern)
+        rx = _sb_fnmatch._compiled(pattern)
         return [
             n for n in self._list(root, dirname, dironly)
             if self._hidden_ok(n, pattern, include_hidden) and rx.match(n)
@@ -455,10 +490,135 @@ class _SbIO:
 _sb_io = _SbIO()
 """
 
-# module name -> (the prelude's object its import binds, the Python text that defines it)
-MODULES = {
-    "glob": ("_sb_glob", GLOB),
-    "shutil": ("_sb_shutil", SHUTIL),
-    "heapq": ("_sb_heapq", HEAPQ),
-    "io": ("_sb_io", IO),
+OPERATOR = r"""
+class _SbOperator:
+    def itemgetter(self, *items):
+        if len(items) == 1:
+            item = items[0]
+            return lambda obj: obj[item]
+        return lambda obj: tuple([obj[i] for i in items])
+
+    def _attr(self, obj, name):
+        for part in name.split('.'):
+            obj = getattr(obj, part)
+        return obj
+
+    def attrgetter(self, *names):
+        if len(names) == 1:
+            name = names[0]
+            return lambda obj: self._attr(obj, name)
+        return lambda obj: tuple([self._attr(obj, n) for n in names])
+
+    def methodcaller(self, name, *args, **kwargs):
+        return lambda obj: getattr(obj, name)(*args, **kwargs)
+
+    def add(self, a, b):
+        return a + b
+
+    def sub(self, a, b):
+        return a - b
+
+    def mul(self, a, b):
+        return a * b
+
+    def truediv(self, a, b):
+        return a / b
+
+    def floordiv(self, a, b):
+        return a // b
+
+    def mod(self, a, b):
+        return a % b
+
+    def pow(self, a, b):
+        return a ** b
+
+    def neg(self, a):
+        return -a
+
+    def pos(self, a):
+        return +a
+
+    def abs(self, a):
+        return abs(a)
+
+    def and_(self, a, b):
+        return a & b
+
+    def or_(self, a, b):
+        return a | b
+
+    def xor(self, a, b):
+        return a ^ b
+
+    def invert(self, a):
+        return ~a
+
+    def lshift(self, a, b):
+        return a << b
+
+    def rshift(self, a, b):
+        return a >> b
+
+    def eq(self, a, b):
+        return a == b
+
+    def ne(self, a, b):
+        return a != b
+
+    def lt(self, a, b):
+        return a < b
+
+    def le(self, a, b):
+        return a <= b
+
+    def gt(self, a, b):
+        return a > b
+
+    def ge(self, a, b):
+        return a >= b
+
+    def not_(self, a):
+        return not a
+
+    def truth(self, a):
+        return bool(a)
+
+    def is_(self, a, b):
+        return a is b
+
+    def is_not(self, a, b):
+        return a is not b
+
+    def contains(self, a, b):
+        return b in a
+
+    def concat(self, a, b):
+        return a + b
+
+    def getitem(self, a, b):
+        return a[b]
+
+    def countOf(self, a, b):
+        return len([x for x in a if x is b or x == b])
+
+    def indexOf(self, a, b):
+        for i, x in enumerate(a):
+            if x is b or x == b:
+                return i
+        raise ValueError('sequence.index(x): x not in sequence')
+
+
+_sb_operator = _SbOperator()
+"""
+
+# module name -> (the prelude's object its import binds, the Python text that defines it, the
+# modules whose text it needs first)
+MODULES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "fnmatch": ("_sb_fnmatch", FNMATCH, ()),
+    "operator": ("_sb_operator", OPERATOR, ()),
+    "glob": ("_sb_glob", GLOB, ("fnmatch",)),
+    "shutil": ("_sb_shutil", SHUTIL, ()),
+    "heapq": ("_sb_heapq", HEAPQ, ()),
+    "io": ("_sb_io", IO, ()),
 }
