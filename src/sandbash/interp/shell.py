@@ -731,6 +731,8 @@ class Shell:
                 raise ExpansionError(f"{name}: unbound variable", 127)
             return v
         var = self.lookup(name)
+        if name == "RANDOM":  # (bash reads an element of RANDOM twice here: its value is the second)
+            var = self.lookup(name)
         val = var.value if var is not None else None
         if isinstance(val, AssocArray):
             key = sub if self.arith_keys_as_is else self.subscript_key(sub)
