@@ -558,6 +558,21 @@ def assign_generated(text: str, name: str) -> Callable[[Evaluator], int | None] 
     return fn
 
 
+class ArithAssign:
+    """`name=$(( text ))` of a compiled assignment (Shell.arith_assign_fn): `cold()` evaluates the
+    text the usual way and gives the value to store; `hot`, once made (assign_generated), evaluates
+    and stores it itself (None when it stored). The holder calls `hot` with the shell's shared
+    evaluator directly (steps.py's arith Step) while that evaluator is not in use (`depth` 0: else
+    arith_eval's fresh one) and max_string_length leaves room for a number's text (MAX_DIGITS);
+    else `cold()`."""
+
+    __slots__ = ("hot", "cold")
+
+    def __init__(self) -> None:
+        self.hot: Callable[[Evaluator], int | None] | None = None
+        self.cold: Callable[[], int | None]
+
+
 class Template:
     """Arithmetic text with slots where its expansions were (`_sbSlot0_ % 3`), compiled once:
     `fn` runs it with Evaluator.slots holding the slots' numbers and `text` set to the template.

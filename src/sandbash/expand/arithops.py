@@ -24,6 +24,8 @@ MAX = (1 << 63) - 1
 INTS: dict[str, int] = {}
 INTS_MAX = 1024
 
+MAX_DIGITS = 20  # the longest text of a number arithmetic gives (-9223372036854775808)
+
 GEN_FILE = "<arith>"  # the file name of arithgen's functions' code (arith.generated_of tells them by it)
 
 

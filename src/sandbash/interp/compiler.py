@@ -422,7 +422,8 @@ class Compiler:
         if store is not None:
             values["store"] = store
         if text is not None:
-            values["assign_fn"] = sh.arith_assign_fn(text, name)
+            values["assign"] = sh.arith_assign_fn(text, name)
+            values["aev"] = sh._arith  # (the shared evaluator, as arith_eval uses it)
             key: tuple[object, ...] = ("arith",)
         else:
             how, index = steps.value_how(a.value)
@@ -779,12 +780,37 @@ class Compiler:
         run_argv = ex.run_argv
         line = cmd.line
         self.returns += 1
+
+        def general(mark: int) -> int:
+            # (after the command's prologue: the words expanded, and the builtin's plain case
+            # decided from them)
+            try:
+                argv = argv_fn()
+            except (ExpansionError, ArithError, AssignError) as e:
+                return ex.words_failed(e, mark)
+            n = _return_status(st, argv)
+            if n is None:
+                return run_argv(cmd, argv, None, None, mark)
+            # (as run_argv when the builtin raises: $_, $? and PIPESTATUS stay; a small argv
+            # was never held)
+            if procs and len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+            return returned(n)
+
         # `return` or `return N` with literal words: the status decided now (-1: $?), so a run
-        # makes no argv and parses no number (_return_status's plain case, the same checks)
+        # makes no argv and parses no number (_return_status's plain case, the same checks): a
+        # step (steps.py), which a generated body writes out inline
         texts = [_literal_word(w) for w in cmd.words]
         fixed = None if None in texts or len(texts) > 2 else _return_status_of(texts)  # type: ignore[arg-type]
-        nwords = len(texts)
-        expander = ex.expander
+        if fixed is not None:
+            values: dict[str, object] = {
+                "line": line,
+                "cmd": cmd,
+                "nwords": len(texts),
+                "returns": returned(fixed) if fixed >= 0 else 0,
+                "general": general,
+            }
+            return self._step(("return", fixed < 0), slow, values)
 
         def return_cmd() -> int:
             if not mode.plain:  # (and _begin, inline as in simple() and local_cmd)
@@ -798,29 +824,7 @@ class Compiler:
             if budget.commands >= budget.command_stop:
                 budget.command_slow()
             ex.last_cmdsub_status = None
-            if (
-                fixed is not None
-                and st.frames
-                and not st.in_trap
-                and nwords <= rt.limits.max_arguments
-                and st.functions.get("return") is None
-                and "return" not in st.disabled_builtins
-            ):
-                expander.begin_argv()  # (literal_argv's steps: the words count afresh)
-                return returned(st.last_status if fixed < 0 else fixed)
-            mark = len(procs) if procs else 0
-            try:
-                argv = argv_fn()
-            except (ExpansionError, ArithError, AssignError) as e:
-                return ex.words_failed(e, mark)
-            n = _return_status(st, argv)
-            if n is None:
-                return run_argv(cmd, argv, None, None, mark)
-            # (as run_argv when the builtin raises: $_, $? and PIPESTATUS stay; a small argv
-            # was never held)
-            if procs and len(procs) > mark:
-                ex.pr.finish_procsubs(mark)
-            return returned(n)
+            return general(len(procs) if procs else 0)
 
         return return_cmd
 

@@ -13,7 +13,15 @@ import time
 from collections.abc import Callable
 
 from ..expand import glob as globmod
-from ..expand.arith import _COMPILED, HOT_CALLS, ArithError, assign_generated, compiled, under_let
+from ..expand.arith import (
+    _COMPILED,
+    HOT_CALLS,
+    ArithAssign,
+    ArithError,
+    assign_generated,
+    compiled,
+    under_let,
+)
 from ..expand.arith import Evaluator as ArithEvaluator
 from ..expand.arith import Template as ArithTemplate
 from ..expand.arithops import wrap
@@ -87,7 +95,6 @@ def _after_line(text: str, n: int) -> str | None:
 
 
 _ARITH_SLOTS = frozenset(("_arith",))
-MAX_DIGITS = 20  # the longest text of a number arithmetic gives (-9223372036854775808)
 
 # Shell.release: the parts of a shell, and their slots that can lead back to the shell or another
 # part (per class: the names among its slots)
@@ -1033,31 +1040,28 @@ class Shell:
 
         return name_arith
 
-    def arith_assign_fn(self, text: str, name: str) -> Callable[[], int | None]:
+    def arith_assign_fn(self, text: str, name: str) -> ArithAssign:
         """`name=$(( text ))` bound (Compiler.scalar: `name` not special, `text` with nothing to
-        expand): the value for the assignment to store (arith_fn's), or, once it has run
-        HOT_CALLS times, None after its generated function (arith.assign_generated) evaluated
-        the text and stored it in `name`, an existing plain string variable, as arithmetic
-        stores (a value for anything else). The text's evaluation is the same either way; the
-        store is the one `x=$(( ))` makes: status and messages are the assignment's."""
+        expand): its ArithAssign, whose `cold()` gives the value for the assignment to store
+        (arith_fn's) and, at its HOT_CALLS-th call, makes `hot` (arith.assign_generated), which
+        evaluates the text and stores it in `name`, an existing plain string variable, as
+        arithmetic stores (None; a value for anything else). The text's evaluation is the same
+        either way; the store is the one `x=$(( ))` makes: status and messages are the
+        assignment's."""
         value = self.arith_fn(text)
-        ev = self._arith
         calls = 0
-        hot: Callable[[ArithEvaluator], int | None] | None = None
+        holder = ArithAssign()
 
         def arith_assign() -> int | None:
-            nonlocal calls, hot
-            # (not yet generated, not generated (too long, no budget left), a nested evaluation,
-            # or a limit a number's text may pass: the usual way)
-            if hot is None or ev.depth or self.rt.limits.max_string_length < MAX_DIGITS:
-                if hot is None and calls < HOT_CALLS:
-                    calls += 1
-                    if calls == HOT_CALLS:
-                        hot = assign_generated(text, name)  # (tried once)
-                return value()
-            return hot(ev)  # (it names its text in its errors itself: arithgen)
+            nonlocal calls
+            if calls < HOT_CALLS:
+                calls += 1
+                if calls == HOT_CALLS:
+                    holder.hot = assign_generated(text, name)  # (tried once)
+            return value()
 
-        return arith_assign
+        holder.cold = arith_assign
+        return holder
 
     def arith_eval(self, text: str) -> int:
         fn = _COMPILED.lookup(text)

@@ -17,7 +17,7 @@ done), between the command's start and its status in `s`."""
 from __future__ import annotations
 
 from ..expand.arith import ArithError
-from ..expand.arithops import remember
+from ..expand.arithops import MAX_DIGITS, remember
 from ..expand.env import ExpansionError
 from ..expand.segments import CHARGE_FROM
 from ..expand.words import ARGV_HELD_MIN
@@ -98,6 +98,7 @@ NAMESPACE: dict[str, object] = {
     "_ZERO": ONE_STATUS[0],  # (PIPESTATUS of a command of status 0)
     "ARGV_HELD_MIN": ARGV_HELD_MIN,
     "CHARGE_FROM": CHARGE_FROM,
+    "MAX_DIGITS": MAX_DIGITS,
     "local_argv": local_argv,
     "assignment_changed": assignment_changed,
     "remember": remember,
@@ -178,7 +179,8 @@ def _indent(text: str, n: int) -> str:
 
 def make_step(key: tuple[object, ...], inline: bool = False) -> Step:
     """The Step of `key`: ("local", value), ("locals", checked, values...), ("scalar", value,
-    store, append) or ("arith",), where a value is None (no value), VALUE_FN or VALUE_POSITIONAL.
+    store, append), ("arith",) or ("return", dollar), where a value is None (no value), VALUE_FN
+    or VALUE_POSITIONAL.
     `inline` (a generated body's, funcgen): the common case of VarStore.declare_local and of
     Variables.store_plain written out before the call to them, for a name known now; a closure
     calls them (and so the spec tables, run generated and with SANDBASH_NO_FUNCGEN=1, compare
@@ -192,6 +194,8 @@ def make_step(key: tuple[object, ...], inline: bool = False) -> Step:
         return _scalar(key[1], bool(key[2]), bool(key[3]), inline)  # type: ignore[arg-type]
     if kind == "arith":
         return _arith_scalar()
+    if kind == "return":
+        return _return(bool(key[1]))
     raise ValueError(f"no step {kind!r}")
 
 
@@ -448,18 +452,48 @@ def _store_plain(name: str, v: str) -> str:
 
 
 def _arith_scalar() -> Step:
-    """`NAME=$(( TEXT ))` of a name not special: Shell.arith_assign_fn's function stores it once
-    hot, or gives the number, stored here."""
+    """`NAME=$(( TEXT ))` of a name not special: its ArithAssign's generated function (`hot`)
+    evaluates and stores it, called here with the shared evaluator `aev` while that is free and
+    max_string_length has room for any number (its own closure's tests: arith.ArithAssign); else
+    its `cold()` gives the number, stored here."""
     text = (
         "try:\n"
-        "    number = {assign_fn}()\n"
+        "    hot = {assign}.hot\n"
+        "    if hot is not None and not {aev}.depth and rt.limits.max_string_length >= MAX_DIGITS:\n"
+        "        number = hot({aev})\n"
+        "    else:\n"
+        "        number = {assign}.cold()\n"
         "    if number is not None:\n"
         "        v = str(number)\n"
         "        remember(v, number)  # (as text_fn: read back without parsing)\n"
         "        if not {store}({name}, v, False):\n"
         "            {set_var}({name}, v)\n"
     ) + _ASSIGNED
-    return Step("scalar", text, ("name", "set_var", "store", "assign_fn"), " and assignment_changed(st)")
+    return Step("scalar", text, ("name", "set_var", "store", "assign", "aev"), " and assignment_changed(st)")
+
+
+def _return(dollar: bool) -> Step:
+    """`return` or `return N` of literal words (Compiler.return_cmd): in a function, outside a
+    trap, the builtin neither a function's name nor disabled, the returned status (`returns`,
+    compiler.returned's; `dollar`: no N, $?'s) after the words' count starts afresh as literal_argv
+    starts it (Expander.begin_argv, inline); else `general`, which expands the words and asks."""
+    status = "-1 - st.last_status" if dollar else "{returns}"
+    text = (
+        "if (\n"
+        "    st.frames\n"
+        "    and not st.in_trap\n"
+        "    and {nwords} <= rt.limits.max_arguments\n"
+        "    and st.functions.get('return') is None\n"
+        "    and 'return' not in st.disabled_builtins\n"
+        "):\n"
+        "    expander._arg_bytes = 0\n"
+        "    if expander._held:\n"
+        "        expander.give_back_fields()\n"
+        f"    s = {status}\n"
+        "else:\n"
+        "    s = {general}(mark)\n"
+    )
+    return Step("return_cmd", text, ("nwords", "returns", "general"))
 
 
 def _lone_param(word: A.Word | None) -> str | None:
