@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 # AssignArg/ArrayRefArg (str subclasses carrying parts) by the name; the call gets their text
 PARTED_WORDS = DECLARATION | ARRAYREF_BUILTINS
 _NO_SOURCE = ("", 0)
+_ZERO = ONE_STATUS[0]  # (PIPESTATUS of a command of status 0)
 
 
 def call_function(
@@ -204,9 +205,11 @@ def call_function(
         # (a compiled site's call, whose name is no builtin's: its words are plain text, never
         # the parted words of PARTED_WORDS)
         st.last_arg = argv[-1]
-        st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]  # (as run_argv)
         if status:
+            st.pipestatus = ONE_STATUS[status] if 0 < status < 256 else [status]  # (as run_argv)
             ev.errexit_check(status)
+        else:
+            st.pipestatus = _ZERO
     return status
 
 

@@ -53,7 +53,7 @@ from ..expand.stringfn import (
     value_fn,
 )
 from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
-from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, Var, is_array_ref_text, valid_name
+from ..shvars.vars import NAMEREF, NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, Var, is_array_ref_text, valid_name
 from ..switches import NO_FUNCGEN
 from ..syntax import ast as A
 from . import steps
@@ -991,13 +991,18 @@ class Compiler:
             head: str = plan[0]  # type: ignore[assignment]
             lookup = expander.env.lookup
             name = param.name
+            # a name not special (NOT_PLAIN: never computed as read) bound in the innermost scope
+            # and no reference is the variable lookup() gives: found here, without its call
+            # (the store's scopes are its own for good, as the arithmetic evaluator holds them)
+            scopes = ex.state.vars.scopes if name not in NOT_PLAIN else None
 
             def argv_scalar() -> list[str]:
                 expander._arg_bytes = 0  # (Expander.begin_argv inline)
                 if expander._held:
                     expander.give_back_fields()
                 expander._at_empty = False
-                var = lookup(name)
+                if scopes is None or (var := scopes[-1].get(name)) is None or var.attrs & NAMEREF:
+                    var = lookup(name)
                 if (
                     var is not None
                     and type(var) is Var

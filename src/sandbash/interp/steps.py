@@ -64,6 +64,10 @@ ex.last_cmdsub_status = None
 mark = len(procs) if procs else 0
 """
 
+# a command's words about to be expanded (Expander.begin_argv, inline): they count afresh, and what
+# the last command's large expansions held is given back
+BEGIN_ARGV = "expander._arg_bytes = 0\nif expander._held:\n    expander.give_back_fields()\n"
+
 
 def _traced(st: ShellState) -> bool:
     """Whether a DEBUG trap, `set -x` or `set -n` makes a compound command that is not plain
@@ -316,11 +320,10 @@ def _local_one(how: str | None, inline: bool) -> Step:
         "{name}" if how is None else "{name} + '=' + v",
     )
     if how is None:
-        return Step("local_one", "expander.begin_argv()\nv = None\n" + declared, ("name",))
+        return Step("local_one", BEGIN_ARGV + "v = None\n" + declared, ("name",))
     read, holes = _value("v", how)
     text = (
-        "expander.begin_argv()\n"
-        "try:\n"
+        BEGIN_ARGV + "try:\n"
         f"{_indent(read, 4)}"
         "except (ExpansionError, ArithError, AssignError) as e:\n"
         "    s = ex.words_failed(e, mark)\n"
@@ -355,7 +358,7 @@ def _local_many(checked: bool, hows: tuple[str | None, ...], inline: bool) -> St
     holes: list[str] = ["names", "last"]
     if checked and inline and len(hows) <= _UNROLL:
         holes += (f"name{k}" for k in range(len(hows)))
-    text = "expander.begin_argv()\nlimits = rt.limits\n"
+    text = BEGIN_ARGV + "limits = rt.limits\n"
     texts = [v for v in values if v != "None"]
     if not texts:
         return Step("local_many", text + "values = {nones}\n" + declared, (*holes, "nones"))
@@ -486,9 +489,7 @@ def _return(dollar: bool) -> Step:
         "    and st.functions.get('return') is None\n"
         "    and 'return' not in st.disabled_builtins\n"
         "):\n"
-        "    expander._arg_bytes = 0\n"
-        "    if expander._held:\n"
-        "        expander.give_back_fields()\n"
+        f"{_indent(BEGIN_ARGV, 4)}"
         f"    s = {status}\n"
         "else:\n"
         "    s = {general}(mark)\n"
