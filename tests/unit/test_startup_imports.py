@@ -145,6 +145,12 @@ DATE_PARTS = ("sandbash.commands.date.main", "sandbash.commands.date.parse")
     [
         ("echo '{\"a\": [1, 2]}' | jq -c '.a | map(. * 2)'", "[2,4]", (*ZONES, *DATE_PARTS, "datetime")),
         ("find . -name f", "./f", (*ZONES, *DATE_PARTS)),
+        # a pattern a plain string test matches compiles no regex: RE2 is loaded by the first that needs one
+        (
+            "case f.txt in *.txt) echo y;; esac; [[ ab == a* ]] && find . -name 'f*'",
+            "y\n./f",
+            ("re2", "sandbash.regex"),
+        ),
         ("date -u +%Y | wc -c; date +%Z", "5\nUTC", ZONES),
         # a family's package imports none of its commands: gzip is not tar, zip, bzip2 or xz (nor
         # dataclasses with inspect, ~46 M); tar's --transform brings the regex layer (RE2, ~8 M)

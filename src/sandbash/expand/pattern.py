@@ -666,6 +666,7 @@ class Pattern:
         "path",
         "_simple",
         "_plain",
+        "_compiled",
     )
 
     def __init__(self, source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> None:
@@ -681,7 +682,11 @@ class Pattern:
             self.literal = ""
         elif len(seq) == 1 and seq[0][0] == "lit":
             self.literal = seq[0][1]
-        self._full = self._prefix = self._search = self._suffix = None
+        # RE2's forms of the pattern: the whole text, at a position, a suffix (_regexes)
+        self._full: Any = None
+        self._search: Any = None
+        self._suffix: Any = None
+        self._prefix = None
         self._simple: tuple[str, str, str] | None = None
         if not nocase and not path and self.literal is None:
             # `pre*`, `*suf`, `*mid*`, `pre*suf`: plain string tests, no regex
@@ -697,22 +702,37 @@ class Pattern:
             elif kinds == ["star"]:
                 self._simple = ("all", "", "")
         self._plain = _plain_segments(seq) if not nocase and not path and self.literal is None else None
-        import re2  # here, not at the top: start-up pays for it only when a script uses a pattern
+        self._compiled = False
+
+    def _regexes(self) -> bool:
+        """Whether RE2 holds the pattern, its three forms compiled at the first match that needs
+        them: a literal, a `pre*suf` shape or a plain bracket sequence matches a whole text without
+        them, so `case $f in *.txt)` or find -name '*.py' loads no RE2 (~8 M instructions)."""
+        if not self._compiled:
+            self._compile()
+        return self._full is not None
+
+    def _compile(self) -> None:
+        # (a cached pattern is shared by pipeline stages' threads: _full, which readers test, is
+        # set last, and two threads that both compile make the same regexes)
+        import re2
 
         try:
-            regex = _to_regex(seq, path)
+            regex = _to_regex(self.seq, self.path)
             opts = re2.Options()
-            opts.case_sensitive = not nocase
+            opts.case_sensitive = not self.nocase
             opts.longest_match = True
             opts.log_errors = False
             # each compiled pattern may hold up to max_mem (DFA states it adds while matching),
             # and patterns live in a process-wide cache bounded by that size
             opts.max_mem = PATTERN_RE2_MEM
-            self._full = re2.compile(f"(?:{regex})\\z", opts)
+            full = re2.compile(f"(?:{regex})\\z", opts)
             self._search = re2.compile(regex, opts)
             self._suffix = re2.compile(f"(?:{regex})\\z", opts)
+            self._full = full
         except (_NoRe2, re2.error, TypeError, ValueError):
-            self._full = self._search = self._suffix = None
+            pass
+        self._compiled = True
 
     # --- the set matcher (for what RE2 cannot do: `!(...)`, odd text)
     # Positions move forward as sets: one pass per node, so `*a*a*b` costs
@@ -834,7 +854,7 @@ class Pattern:
         plain = self._plain
         if plain is not None and _plain_fits(plain, text):
             return _plain_full(plain, text)
-        if self._full is not None and self._re2_ok(text):
+        if self._re2_ok(text) and self._regexes():
             return bool(self._full.match(text) is not None)
         return self._slow_full(text)
 
@@ -855,7 +875,7 @@ class Pattern:
             if k < 0:
                 return -1
             return len(text) if longest and kind == "mid" else k + len(s)
-        if self._search is not None and self._re2_ok(text):
+        if self._re2_ok(text) and self._regexes():
             m = self._search.match(text)
             if m is None:
                 return -1
@@ -888,7 +908,7 @@ class Pattern:
                 return -1
             return 0 if longest and kind == "mid" else k
         n = len(text)
-        if self._suffix is not None and self._re2_ok(text):
+        if self._re2_ok(text) and self._regexes():
             m = self._suffix.search(text)
             if m is None:
                 return -1
@@ -915,7 +935,7 @@ class Pattern:
                 return None
             i = text.find(lit, start)
             return (i, i + len(lit)) if i >= 0 else None
-        if self._search is not None and (ascii_bytes is not None or self._re2_ok(text)):
+        if (ascii_bytes is not None or self._re2_ok(text)) and self._regexes():
             # (byte offsets in ASCII bytes are the text's offsets)
             m = self._search.search(text if ascii_bytes is None else ascii_bytes, start)
             if m is None:
@@ -931,7 +951,7 @@ class Pattern:
         """Longest match starting exactly at `start`; -1 when none."""
         if anchored_end:
             return len(text) if self.fullmatch(text[start:]) else -1
-        if self._search is not None and self._re2_ok(text):
+        if self._re2_ok(text) and self._regexes():
             m = self._search.match(text, start)
             return m.end() if m is not None else -1
         ends = self._ends(text, self.seq, {start})
@@ -949,7 +969,9 @@ def compile_pattern(source: str, extglob: bool = False, nocase: bool = False, pa
     if pattern is None:
         pattern = Pattern(source, extglob, nocase, path)
         if len(source) <= 1024:
-            held = 0 if pattern._full is None else 3 * PATTERN_RE2_MEM
+            # (what RE2 may come to hold for it: its regexes are compiled at the first match that
+            # needs them, which a literal matched case-sensitively never does)
+            held = 0 if pattern.literal is not None and not nocase else 3 * PATTERN_RE2_MEM
             _PATTERNS.put(key, len(source), pattern, held + 2 * len(source))
     return pattern
 
