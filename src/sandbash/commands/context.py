@@ -229,7 +229,7 @@ class Ctx:
 
     def usage_text(self, spec: CommandSpec, message: str, getopt: bool = True) -> str:
         """A usage error (`getopt`: one the option parser found), named as this run names the tool."""
-        if spec.name != self.name:
+        if (spec.runs or spec.name) != self.name:
             return usage_message(spec, message)
         name = getopt_name(self.name, self.argv0) if getopt else self.prog
         return usage_message(spec, message, name, self.help_prog)

@@ -128,6 +128,9 @@ class CommandSpec:
     # Usage line there), and the Try line's opening quote (gzip still writes a backquote)
     usage_note: str = ""
     try_quote: str = "'"
+    # the program a wrapper script runs, which names its usage errors (gunzip and zcat run gzip);
+    # `name` stays the script's own, in its --help
+    runs: str | None = None
 
 
 class UsageError(Exception):

@@ -81,7 +81,7 @@ def _gzip_script_spec(name: str, summary: str, shown: dict[str, str]) -> Command
     (they pass every one on), their own usage, summary and help rows (`shown`: the options each
     documents, by key, and the help text it gives them)."""
     opts = tuple(replace(o, help=shown.get(o.key, "") if o.help else "") for o in GZIP_SPEC.opts)
-    return replace(GZIP_SPEC, name=name, summary=summary, opts=opts)
+    return replace(GZIP_SPEC, name=name, summary=summary, opts=opts, runs="gzip")
 
 
 _SCRIPT_ROWS = {o.key: o.help for o in GZIP_SPEC.opts if o.help}
