@@ -366,7 +366,9 @@ _sb_heapq = _SbHeapq()
 IO = r"""
 class _SbMemFile:
     def __init__(self, value, empty, newline):
-        self._value = value
+        self._value = value  # the contents, but for the writes at the end in _tail
+        self._tail = []  # writes at the end, joined when the contents are read (no copy a write)
+        self._size = len(value)
         self._empty = empty
         self._nl = newline
         self._pos = 0
@@ -380,12 +382,22 @@ class _SbMemFile:
         self._check()
         if type(s) is not type(self._empty):
             raise TypeError(type(self._empty).__name__ + ' argument expected, got ' + type(s).__name__)
-        v = self._value
-        if self._pos > len(v):
-            v = v + self._pad(self._pos - len(v))
-        self._value = v[:self._pos] + s + v[self._pos + len(s):]
+        if self._pos == self._size:
+            self._tail.append(s)
+        else:
+            v = self._joined()
+            if self._pos > len(v):
+                v = v + self._pad(self._pos - len(v))
+            self._value = v[:self._pos] + s + v[self._pos + len(s):]
         self._pos += len(s)
+        self._size = max(self._size, self._pos)
         return len(s)
+
+    def _joined(self):
+        if self._tail:
+            self._value = self._value + self._empty.join(self._tail)
+            self._tail = []
+        return self._value
 
     def _pad(self, n):
         return chr(0) * n if self._empty == '' else bytes(n)
@@ -396,22 +408,24 @@ class _SbMemFile:
 
     def getvalue(self):
         self._check()
-        return self._value
+        return self._joined()
 
     def read(self, size=-1):
         self._check()
-        end = len(self._value) if size is None or size < 0 else self._pos + size
-        out = self._value[self._pos:end]
+        value = self._joined()
+        end = len(value) if size is None or size < 0 else self._pos + size
+        out = value[self._pos:end]
         self._pos += len(out)
         return out
 
     def readline(self, size=-1):
         self._check()
-        i = self._value.find(self._nl, self._pos)
-        end = len(self._value) if i < 0 else i + 1
+        value = self._joined()
+        i = value.find(self._nl, self._pos)
+        end = len(value) if i < 0 else i + 1
         if size is not None and size >= 0:
             end = min(end, self._pos + size)
-        out = self._value[self._pos:end]
+        out = value[self._pos:end]
         self._pos = max(self._pos, end)
         return out
 
@@ -437,7 +451,7 @@ class _SbMemFile:
         if whence == 1:
             pos = self._pos + pos
         elif whence == 2:
-            pos = len(self._value) + pos
+            pos = self._size + pos
         if pos < 0:
             raise ValueError('negative seek value ' + str(pos))
         self._pos = pos
@@ -450,7 +464,8 @@ class _SbMemFile:
     def truncate(self, size=None):
         self._check()
         size = self._pos if size is None else size
-        self._value = self._value[:size]
+        self._value = self._joined()[:size]
+        self._size = len(self._value)
         return size
 
     def flush(self):
