@@ -117,6 +117,81 @@ def test_stdlib_modules_run_only_when_named() -> None:
 
     assert stdlib_modules("import sys\nprint('ratio, function, version')") == []
     assert stdlib_modules("import glob, io\nfrom heapq import heappush") == ["fnmatch", "glob", "heapq", "io"]
+    # a dotted module is named by its package's word; tempfile brings the modules it runs on
+    assert stdlib_modules("from urllib.parse import quote") == ["urllib.parse", "urllib"]
+    assert stdlib_modules("import tempfile") == ["io", "shutil", "tempfile"]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import urllib.parse", "urllib = _sb_urllib"),
+        ("import urllib.parse as up", "up = _sb_urlparse"),
+        (
+            "from urllib.parse import quote as q, urlparse",
+            "q = _sb_urlparse.quote; urlparse = _sb_urlparse.urlparse",
+        ),
+        ("import os, logging, uuid", "import os; logging = _sb_logging; uuid = _sb_uuid"),
+    ],
+)
+def test_imports_of_the_text_modules_bind_the_prelude_objects(source: str, expected: str) -> None:
+    assert rewrite(source) == expected
+
+
+@pytest.mark.parametrize(
+    ("program", "limit"),
+    [
+        # a width the host would allocate before charging anything (logging's format runs host-side)
+        (
+            'import logging\nlogging.basicConfig(format="%(message)2000000000s")\nlogging.error("x")',
+            "max_string_length",
+        ),
+        # a limit met inside a host function ends the run: the program cannot catch it and go on
+        (
+            'import textwrap\ntry:\n    textwrap.dedent("ab " * 9000000)\nexcept BaseException:\n    print("caught")',
+            "max_memory",
+        ),
+    ],
+)
+def test_host_side_module_functions_end_the_run_on_a_limit(program: str, limit: str) -> None:
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash().exec(f"python3 -c {shlex.quote(program)}; echo went on", limits={"max_memory": 100_000_000})
+    assert info.value.limit == limit
+
+
+def test_pformat_checks_the_deadline_as_it_goes() -> None:
+    # pprint formats a copy of the program's data on the host: 150,000 entries take seconds there
+    from sandbash.commands.runtimes.python_modules import _text_helpers
+    from sandbash.limits import Limits
+
+    class Ctx:
+        limits = Limits()
+        checks = 0
+
+        def checkpoint(self) -> None:
+            self.checks += 1
+
+    ctx = Ctx()
+    _text_helpers(ctx)["pformat"]({str(i): [i] for i in range(10_000)}, 1, 80, None, False, True, False)  # type: ignore[arg-type]
+    assert ctx.checks >= 20  # one a thousand values formatted
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        'import tempfile\ntempfile.NamedTemporaryFile(dir="/data")',
+        'import tempfile\ntempfile.mkdtemp(dir="/data")',
+        'import tempfile\ntempfile.TemporaryDirectory(dir="/etc")',
+        'import logging\nlogging.basicConfig(filename="/data/log.txt")\nlogging.error("x")',
+        'import logging\nlogging.basicConfig(filename="/etc/x.log")\nlogging.error("x")',
+    ],
+)
+def test_tempfile_and_logging_files_obey_the_grants(program: str) -> None:
+    out, err, status = run(
+        f"python3 -c {shlex.quote(program)}; ls /data", files={"/data/in.txt": "x"}, policy=RO_POLICY
+    )
+    assert status == 0 and out == "in.txt\n"  # ls ran; nothing was made in /data
+    assert "PermissionError" in err or "Permission denied" in err, err
 
 
 def test_a_read_only_grant_refuses_writes() -> None:
@@ -295,11 +370,16 @@ def test_host_files_are_out_of_reach(tmp_path: object) -> None:
     assert "PermissionError" in str(info.value)
 
 
-@pytest.mark.parametrize("module", ["socket", "urllib", "http", "ctypes", "multiprocessing", "pty"])
+@pytest.mark.parametrize(
+    "module", ["socket", "urllib.request", "urllib.error", "http", "ctypes", "multiprocessing", "pty"]
+)
 def test_no_network_or_process_modules(module: str) -> None:
     _, err, status = run(f"python3 -c 'import {module}'")
     assert status == 1
-    assert f"ModuleNotFoundError: No module named '{module}'" in err
+    assert f"ModuleNotFoundError: No module named '{module.split('.')[0]}" in err
+    # urllib itself is only its parse module (string functions): nothing of it reaches a network
+    _, err, status = run("python3 -c 'import urllib; urllib.request.urlopen(\"http://127.0.0.1/\")'")
+    assert status == 1 and "AttributeError" in err
 
 
 def test_subprocess_goes_through_the_policy() -> None:

@@ -58,7 +58,8 @@ Supported: the core language (functions, closures, classes without base classes,
 comprehensions, f-strings, exceptions, async/await), and the modules json, re, math, datetime,
 time, collections, itertools, functools, csv, random, hashlib, base64, binascii, bisect, copy,
 decimal, typing, dataclasses, tomllib, unicodedata, asyncio, os, os.path, pathlib, sys,
-string, textwrap, shlex, statistics, glob, fnmatch, shutil, operator, heapq, io. Files,
+string, textwrap, shlex, statistics, glob, fnmatch, shutil, operator, heapq, io, tempfile,
+logging, urllib.parse, uuid, pprint, html. Files,
 os.listdir/os.walk/pathlib and os.environ use the sandbox; subprocess.run/check_output,
 os.system and os.popen run sandbash commands.
 No generators (yield), no class inheritance, no Popen, no third-party packages.
@@ -238,7 +239,7 @@ class _Run:
             "_sb_pwrite": self._guarded(self.os.pwrite),
             "_sb_truncate": self._guarded(self.os.truncate),
         }
-        modules = external_modules(self.pm, ctx)
+        modules = external_modules(self.pm, ctx, self._guarded)
         modules["subprocess"] = lambda: self.pm.ExternalModule(
             {k: self._guarded(v) if callable(v) else v for k, v in sub.attrs().items()}
         )

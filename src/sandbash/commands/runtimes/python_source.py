@@ -45,7 +45,7 @@ def stdlib_modules(text: str) -> list[str]:
     words = set(_WORD.findall(text))
     out: list[str] = []
     for name in MODULES:
-        if name in words:
+        if name.split(".", 1)[0] in words:
             out += [need for need in (*MODULES[name][2], name) if need not in out]
     return out
 
@@ -76,7 +76,10 @@ def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
     parts = []
     for a in node.names:
         stand_in = _stand_in(a.name)
-        if stand_in is not None:
+        if stand_in is not None and "." in a.name and not a.asname:
+            # `import urllib.parse` binds the package, whose attribute is the module
+            parts.append(f"{a.name.split('.', 1)[0]} = {_stand_in(a.name.split('.', 1)[0])}")
+        elif stand_in is not None:
             parts.append(f"{a.asname or a.name} = {stand_in}")
         else:
             parts.append(f"import {a.name}" + (f" as {a.asname}" if a.asname else ""))

@@ -11,9 +11,14 @@ binds sys.
   include_hidden, matching as CPython's fnmatch (a name starting with "." only for a pattern that
   does too).
 - `shutil`: copyfile(), copy(), copy2(), copytree(), rmtree(), move(), which().
+- `tempfile`: gettempdir(), mkdtemp(), TemporaryDirectory(), NamedTemporaryFile() and
+  TemporaryFile() (their contents are kept in an io memory file and written to the named file on
+  flush and close: Monty's open() has no update modes). No mkstemp (Monty has no file descriptors).
 - `heapq` (pure functions over the program's lists, which a host module could not change in place)
   and `io.StringIO`/`io.BytesIO` (in-memory files), for the same reason: Monty has neither.
 """
+
+from .python_stdlib_text import TEXT_MODULES
 
 FNMATCH = r"""
 import os as _sb_os
@@ -627,6 +632,148 @@ class _SbOperator:
 _sb_operator = _SbOperator()
 """
 
+TEMPFILE = r"""
+import os as _sb_os
+import random as _sb_tmp_random
+
+
+class _SbTempFile:
+    # Monty's open() has no update modes ('w+'): the contents live in an io memory file and are
+    # written to the named file on flush() and close(), so other commands see them by name
+    def __init__(self, path, mode, delete):
+        self.name = path
+        self.mode = mode
+        self._binary = 'b' in mode
+        self._mem = _sb_io.BytesIO() if self._binary else _sb_io.StringIO()
+        self._delete = delete
+        self.closed = False
+        self._save()
+
+    def _save(self):
+        with open(self.name, 'wb' if self._binary else 'w') as f:
+            f.write(self._mem.getvalue())
+
+    def write(self, s):
+        return self._mem.write(s)
+
+    def writelines(self, lines):
+        self._mem.writelines(lines)
+
+    def read(self, size=-1):
+        return self._mem.read(size)
+
+    def readline(self, size=-1):
+        return self._mem.readline(size)
+
+    def readlines(self, hint=-1):
+        return self._mem.readlines(hint)
+
+    def seek(self, pos, whence=0):
+        return self._mem.seek(pos, whence)
+
+    def tell(self):
+        return self._mem.tell()
+
+    def truncate(self, size=None):
+        return self._mem.truncate(size)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._mem.__next__()
+
+    def flush(self):
+        if self.closed:
+            raise ValueError('I/O operation on closed file.')
+        self._save()
+
+    def close(self):
+        if self.closed:
+            return
+        self.closed = True
+        if self._delete:
+            if _sb_os.path.exists(self.name):
+                _sb_os.remove(self.name)
+        else:
+            self._save()
+        self._mem.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class _SbTempDir:
+    def __init__(self, name, ignore_cleanup_errors):
+        self.name = name
+        self._ignore = ignore_cleanup_errors
+
+    def cleanup(self):
+        if _sb_os.path.exists(self.name):
+            _sb_shutil.rmtree(self.name, ignore_errors=self._ignore)
+
+    def __enter__(self):
+        return self.name
+
+    def __exit__(self, *exc):
+        self.cleanup()
+        return False
+
+    def __repr__(self):
+        return '<TemporaryDirectory ' + repr(self.name) + '>'
+
+
+class _SbTempfile:
+    def __init__(self):
+        self.tempdir = None
+        self.template = 'tmp'
+
+    def gettempdir(self):
+        if self.tempdir is not None:
+            return self.tempdir
+        for name in ('TMPDIR', 'TEMP', 'TMP'):
+            d = _sb_os.environ.get(name)
+            if d and _sb_os.path.isdir(d):
+                return d
+        return '/tmp'
+
+    def gettempprefix(self):
+        return self.template
+
+    def _name(self, suffix, prefix, dir):
+        folder = dir if dir is not None else self.gettempdir()
+        letters = 'abcdefghijklmnopqrstuvwxyz0123456789_'
+        for _ in range(100):
+            middle = ''.join([_sb_tmp_random.choice(letters) for _ in range(8)])
+            path = _sb_os.path.join(folder, (self.template if prefix is None else prefix) + middle + (suffix or ''))
+            if not _sb_os.path.exists(path):
+                return path
+        raise FileExistsError('No usable temporary file name found')
+
+    def mkdtemp(self, suffix=None, prefix=None, dir=None):
+        path = self._name(suffix, prefix, dir)
+        _sb_os.mkdir(path)
+        return _sb_os.path.abspath(path)
+
+    def TemporaryDirectory(self, suffix=None, prefix=None, dir=None, ignore_cleanup_errors=False, *, delete=True):
+        return _SbTempDir(self.mkdtemp(suffix, prefix, dir), ignore_cleanup_errors)
+
+    def NamedTemporaryFile(self, mode='w+b', buffering=-1, encoding=None, newline=None, suffix=None,
+                           prefix=None, dir=None, delete=True, *, errors=None, delete_on_close=True):
+        return _SbTempFile(_sb_os.path.abspath(self._name(suffix, prefix, dir)), mode, delete)
+
+    def TemporaryFile(self, mode='w+b', buffering=-1, encoding=None, newline=None, suffix=None,
+                      prefix=None, dir=None, *, errors=None):
+        return _SbTempFile(_sb_os.path.abspath(self._name(suffix, prefix, dir)), mode, True)
+
+
+_sb_tempfile = _SbTempfile()
+"""
+
 # module name -> (the prelude's object its import binds, the Python text that defines it, the
 # modules whose text it needs first)
 MODULES: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -636,4 +783,6 @@ MODULES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "shutil": ("_sb_shutil", SHUTIL, ()),
     "heapq": ("_sb_heapq", HEAPQ, ()),
     "io": ("_sb_io", IO, ()),
+    "tempfile": ("_sb_tempfile", TEMPFILE, ("io", "shutil")),
+    **TEXT_MODULES,
 }
