@@ -230,3 +230,61 @@ def test_wc_follows_the_locale(locale: str, flag: str) -> None:
     ours = run_command(["wc", flag], stdin=data, env={"LC_ALL": locale})
     out, _err, status = real_command(["wc", flag], data, {}, env={"LC_ALL": locale, "PATH": "/usr/bin:/bin"})
     assert (ours.stdout, ours.status) == (out, status)
+
+
+# ------------------------------------------------------------ tac from the end, a block at a time
+# A file is read back from its end (GNU's tac_seekable) and a pipe's chunks are let go from the end;
+# a tiny block puts separators, long records and a `-s xy` split across every block boundary.
+TAC_TEXTS = {
+    "lines": b"".join(b"%s%d\n" % (b"w" * (i % 13), i) for i in range(60)),
+    "open-end": b"a\nbb\nccc\n" * 9 + b"last",
+    "long-records": b"x" * 40 + b"\n" + b"y" * 33 + b"\nz",
+    "separators-only": b"\n" * 23,
+    "leading-separator": b"\nab:cd:\n:ef" * 5,
+    "xy-pairs": b"1xy22xy333xyxyx" * 7 + b"yxy",
+    "aa-runs": b"aaa:a:aaaa\naa" * 6,
+    "empty": b"",
+}
+TAC_OPTS = [
+    [],
+    ["-b"],
+    ["-s", ":"],
+    ["-b", "-s", ":"],
+    ["-s", "xy"],
+    ["-bs", "xy"],
+    ["-s", "aa"],
+    ["-bs", "aa"],
+]
+
+
+@pytest.mark.parametrize("opts", TAC_OPTS, ids=lambda o: " ".join(o) or "newline")
+@pytest.mark.parametrize("text", list(TAC_TEXTS), ids=str)
+def test_tac_by_blocks_matches_gnu(monkeypatch: pytest.MonkeyPatch, opts: list[str], text: str) -> None:
+    from sandbash.commands.textbasic import cat
+
+    data = TAC_TEXTS[text]
+    for block in (3, 7, 1 << 16):
+        monkeypatch.setattr(cat, "TAC_BLOCK", block)
+        compare(["tac", *opts, "f"], files={"f": data})  # a file: from its end
+        compare(["tac", *opts], stdin=data)  # a pipe: held, let go from the end
+        compare(["tac", *opts, "f", "-", "f"], stdin=data, files={"f": data})
+
+
+def test_tac_holds_a_block_of_a_file_and_all_of_a_pipe() -> None:
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    data = b"".join(b"row %d\n" % i for i in range(400_000))  # ~4.5 MB
+    small = Limits().with_overrides(max_memory=2 << 20)
+    want = b"".join(reversed(data.splitlines(keepends=True)))
+    for argv in (["tac", "f"], ["tac", "-s", "w", "f"], ["tac", "-b", "f"]):
+        r = run_command(argv, files={"f": data}, limits=small)
+        assert r.status == 0 and len(r.stdout) == len(data)
+    assert run_command(["tac", "f"], files={"f": data}, limits=small).stdout == want
+    # a pipe cannot be read again: what tac holds of it is charged before it is kept
+    with pytest.raises(LimitExceeded) as e:
+        run_command(["tac"], stdin=data, limits=small)
+    assert e.value.kind == LimitKind.MAX_MEMORY
+    # one record longer than the budget is held whole, and charged
+    with pytest.raises(LimitExceeded) as e:
+        run_command(["tac", "f"], files={"f": b"q" * (3 << 20)}, limits=small)
+    assert e.value.kind == LimitKind.MAX_MEMORY

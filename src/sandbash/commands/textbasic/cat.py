@@ -8,6 +8,7 @@ import re
 from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
+from ...vfs.facade import FileStream
 from ..context import Ctx
 from ..fsutil import input_is_output
 from ..options import CommandSpec, Opt
@@ -25,6 +26,10 @@ from .common import (
     read_held,
     split_records,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ...vfs.base import FileHandle
 
 CAT_SPEC = CommandSpec(
     name="cat",
@@ -295,6 +300,10 @@ def cmd_tac(ctx: Ctx) -> int:
     if sep_text == "":
         sep = b"\0"  # (GNU's C string: its terminating NUL is the separator)
     before = bool(opts.get("before"))
+    regex = bool(opts.get("regex"))
+    # a separator that cannot overlap itself splits the same from either end, so its records
+    # can be cut out per block with bytes.split; `aa` or a regex is searched from the end
+    plain = not regex and not any(sep[:k] == sep[-k:] for k in range(1, len(sep)))
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, "failed to open {af} for reading: {err}", "{f}: read error: {err}")
     inputs.dir_errno = errno.EINVAL  # (GNU tac seeks to a file's end first: a directory says EINVAL)
@@ -302,8 +311,14 @@ def cmd_tac(ctx: Ctx) -> int:
     with ctx.hold_memory() as mem:
         for _name, stream in inputs:
             with inputs.reading():
-                data = read_held(ctx, stream, mem)
-                _tac_one(ctx, data, sep, before, bool(opts.get("regex")), out, mem)
+                if plain and _tac_seekable(ctx, stream, sep, before, out, mem):
+                    continue
+                if plain:  # a pipe: its chunks are held as they came, and let go from the end
+                    held = _HeldText(ctx, stream, mem)
+                    _tac_blocks(ctx, held, held.size, sep, before, out, mem)
+                else:
+                    _tac_one(ctx, read_held(ctx, stream, mem), sep, before, regex, out, mem)
+                mem.set(0)
     out.flush()
     return inputs.status
 
@@ -318,7 +333,121 @@ def _tac_one(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool, out: 
     ctx.checkpoint(len(records) + 1)
     for rec in reversed(records):
         out.write(rec)
-    mem.close()
+
+
+# what tac reads from a file's end at a time (a record longer than this doubles it)
+TAC_BLOCK = 1 << 16
+
+
+class _HeldText:
+    """An input that cannot seek, held as the chunks it came in (no joined copy), read from its
+    end as a file is; what has been read from the end is let go."""
+
+    __slots__ = ("parts", "size", "held")
+
+    def __init__(self, ctx: Ctx, stream: Stream, mem: MemoryHold) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+        for chunk in read_chunks(ctx, stream):
+            mem.charge(len(chunk) + RECORD_OVERHEAD)
+            self.parts.append(chunk)
+            self.size += len(chunk)
+        self.held = self.size
+
+    def read_at(self, start: int, end: int) -> bytes:
+        # (`end` is always where the previous read began: the held text ends there)
+        parts = self.parts
+        got: list[bytes] = []
+        need = end - start
+        while need > 0:
+            last = parts.pop()
+            if len(last) > need:
+                parts.append(last[:-need])
+                last = last[-need:]
+            got.append(last)
+            need -= len(last)
+        self.held = start
+        got.reverse()
+        return b"".join(got)
+
+
+class _FileText:
+    __slots__ = ("handle", "held")
+
+    def __init__(self, handle: FileHandle) -> None:
+        self.handle = handle
+        self.held = 0
+
+    def read_at(self, start: int, end: int) -> bytes:
+        self.handle.seek(start)
+        data = self.handle.read(end - start)
+        while len(data) < end - start:  # (a short read; a file cut shorter meanwhile ends it)
+            more = self.handle.read(end - start - len(data))
+            if not more:
+                break
+            data += more
+        return data
+
+
+def _tac_seekable(ctx: Ctx, stream: Stream, sep: bytes, before: bool, out: Out, mem: MemoryHold) -> bool:
+    """A regular file is read from its end, a block at a time, as GNU tac seeks: memory holds a
+    block and the record that spans it, not the file (False: not a file that seeks)."""
+    if not isinstance(stream, FileStream):
+        return False
+    handle = stream.handle
+    try:
+        size = handle.seek(0, 2)
+    except FsError:
+        return False
+    stream.read(stream.buffered())  # (what a `read` before read ahead is in the file, read again)
+    # the whole file, from its start wherever the descriptor was (`{ read x; tac; } <f`), as
+    # GNU's tac_seekable reads back to offset 0
+    _tac_blocks(ctx, _FileText(handle), size, sep, before, out, mem)
+    handle.seek(size)
+    return True
+
+
+def _tac_blocks(
+    ctx: Ctx, text: _HeldText | _FileText, end: int, sep: bytes, before: bool, out: Out, mem: MemoryHold
+) -> None:
+    """Records of text[:end], last first, a block at a time from the end. `sep` does not
+    overlap itself, so the records after the first separator of a window are all whole."""
+    win = b""
+    wstart = end
+    n = len(sep)
+    while wstart > 0:
+        size = max(TAC_BLOCK, len(win))  # doubling: a record of any length costs O(its length)
+        lo = max(0, wstart - size)
+        mem.set(text.held + 2 * (wstart - lo + len(win)))
+        win = text.read_at(lo, wstart) + win
+        wstart = lo
+        ctx.checkpoint((len(win) >> 12) + 1)
+        i = win.find(sep)
+        if i < 0:
+            continue
+        cut = i if before else i + n
+        _tac_window(win[cut:], sep, before, out)
+        win = win[:cut]
+    if win:
+        out.write(win)  # the first record (`before`: what comes before the first separator)
+
+
+def _tac_window(region: bytes, sep: bytes, before: bool, out: Out) -> None:
+    """Whole records, last first: after a separator (or with -b, from one) to the window's end."""
+    if not region:
+        return
+    pieces = region.split(sep)
+    if before:  # sep r1 sep r2 ... sep rm: (sep rm) ... (sep r1)
+        del pieces[0]
+        pieces.reverse()
+        out.write(sep + sep.join(pieces))
+        return
+    tail = pieces.pop()  # r1 sep ... rm sep tail: tail (rm sep) ... (r1 sep)
+    if tail:
+        out.write(tail)
+    if pieces:
+        pieces.reverse()
+        out.write(sep.join(pieces) + sep)
 
 
 # ------------------------------------------------------------------ rev
