@@ -764,7 +764,7 @@ class _Accumulator:
             # the new distinct lines, at the batch's average length, and their entries
             self.size += added * (nbytes // len(batch) + _LINE_COST + 80)
             if self.nlines >= _COUNT_PROBE and len(counts) > self.nlines * _DISTINCT_SHARE:
-                self.lines = _expanded(([line for line in counts], counts))
+                self.lines = list(_expanded(([line for line in counts], counts)))
                 self.counts = None
                 self.size = sum(map(len, self.lines)) + len(self.lines) * _LINE_COST
         else:
@@ -786,11 +786,13 @@ class _Accumulator:
         return sorter.sort(ctx, list(counts)), (None if sorter.unique else counts)
 
 
-def _expanded(run: tuple[list[bytes], dict[bytes, int] | None]) -> list[bytes]:
+def _expanded(run: tuple[list[bytes], dict[bytes, int] | None]) -> list[bytes] | Iterator[bytes]:
+    """The run's lines, each as often as it was counted: given one at a time (a line counted 200
+    million times would be a list of 200 million slots, ~1.6 GB no budget saw)."""
     lines, counts = run
     if counts is None:
         return lines
-    return [line for line in lines for _ in range(counts[line])]
+    return (line for line in lines for _ in range(counts[line]))
 
 
 def _emit_counted(
@@ -806,15 +808,28 @@ def _emit_counted(
         for i in range(0, len(lines), 4096):
             part = lines[i : i + 4096]
             ctx.checkpoint(len(part))
-            data = b"".join([(line + sep) * counts[line] for line in part])
-            for j in range(0, len(data), 1 << 20):
-                out.write(data[j : j + (1 << 20)])
-                ctx.checkpoint((1 << 20) >> 12)
+            for line in part:
+                _write_repeated(ctx, out, line + sep, counts[line])
         out.flush()
         ok = True
     finally:
         _close_output(ctx, output, stream, rewrite, ok)
     return 0
+
+
+# bytes of output a counted line is written in at once
+_REPEAT_CHUNK = 1 << 20
+
+
+def _write_repeated(ctx: Ctx, out: Out, record: bytes, count: int) -> None:
+    """`record` `count` times, at most _REPEAT_CHUNK bytes (or one record) made at once: a line
+    counted millions of times (`zcat bomb | sort`) must not be one bytes object of all its copies."""
+    per = max(1, _REPEAT_CHUNK // len(record))
+    while count > 0:
+        n = min(per, count)
+        out.write(record * n)
+        ctx.checkpoint(1 + n * len(record) // 4096)
+        count -= n
 
 
 def _check(ctx: Ctx, sorter: Sorter, name: str, sep: bytes, quiet: bool) -> int:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import islice
 
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
@@ -21,7 +22,7 @@ class Spiller:
         suffix = "".join(self.ctx.rng.choice(letters) for _ in range(6))
         return f"{self.dir}/sort{suffix}"
 
-    def spill(self, lines: list[bytes]) -> None:
+    def spill(self, lines: Iterable[bytes]) -> None:
         ctx = self.ctx
         path = self._name()
         try:
@@ -32,8 +33,8 @@ class Spiller:
         self.paths.append(path)
         sep = self.sep
         try:
-            for i in range(0, len(lines), 8192):
-                batch = lines[i : i + 8192]
+            it = iter(lines)  # (a counted run comes one line at a time: never a list of every copy)
+            while batch := list(islice(it, 8192)):
                 ctx.checkpoint(len(batch))
                 stream.write(sep.join(batch) + sep)
         except FsError as e:
