@@ -42,3 +42,125 @@ def test_sort_of_repeated_lines_stays_within_max_memory(name: str) -> None:
     out = run_isolated(script, limits=limits)
     assert out.kind == "result" and out.stdout.decode() == expected, out.describe()
     assert out.extra["peak_rss"] <= mib * MIB, f"grew {out.extra['peak_rss'] >> 20} MiB: " + out.describe()
+
+
+# Fell and fixed: tar made an archive's symbolic link at once, so a later member was written
+# through it (`d -> /work/keep`, then `d/k`: the file outside the extraction directory was
+# overwritten; `d/sub/` made a directory there; `h` hard-linked to `d/k` gave it a second name
+# inside). GNU tar 1.34 (without -P) makes a link whose target is absolute or climbs with `..` an
+# empty placeholder and replaces it only when every member is extracted: a member through it is
+# 'Not a directory'. tar now does the same (T-FS-11).
+def _archive(*members: tuple[str, str, str]) -> bytes:
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+        for kind, name, arg in members:
+            info = tarfile.TarInfo(name)
+            info.mode = 0o755 if kind == "dir" else 0o644
+            if kind == "reg":
+                info.size = len(arg)
+                t.addfile(info, io.BytesIO(arg.encode()))
+                continue
+            info.type = {"sym": tarfile.SYMTYPE, "lnk": tarfile.LNKTYPE, "dir": tarfile.DIRTYPE}[kind]
+            info.linkname = arg
+            t.addfile(info)
+    return buf.getvalue()
+
+
+# (members, GNU tar 1.34's messages before 'Exiting with failure status', the links left after)
+THROUGH_A_LINK = {
+    "file-through-absolute": (
+        [("sym", "d", "/work/keep"), ("reg", "d/k", "PWNED\n")],
+        ["d/k: Cannot open: Not a directory"],
+        {"d": "/work/keep"},
+    ),
+    "file-through-dotdot": (
+        [("sym", "d", "../../work/keep"), ("reg", "d/k", "PWNED\n")],
+        ["d/k: Cannot open: Not a directory"],
+        {"d": "../../work/keep"},
+    ),
+    "file-through-nested-dotdot": (
+        [("dir", "a", ""), ("sym", "a/l", "../../../work/keep"), ("reg", "a/l/k", "PWNED\n")],
+        ["a/l/k: Cannot open: Not a directory"],
+        {"a/l": "../../../work/keep"},
+    ),
+    "directory-through-link": (
+        [("sym", "d", "/work/keep"), ("dir", "d/sub", ""), ("reg", "d/sub/z", "Z\n")],
+        ["d/sub: Cannot mkdir: Not a directory", "d/sub/z: Cannot open: Not a directory"],
+        {"d": "/work/keep"},
+    ),
+    "hard-link-through-link": (
+        [("sym", "d", "/work/keep"), ("lnk", "h", "d/k")],
+        ["h: Cannot hard link to ‘d/k’: Not a directory"],
+        {"d": "/work/keep"},
+    ),
+    "read-only-through-link": (
+        [("sym", "d", "/ro"), ("reg", "d/f", "PWNED\n")],
+        ["d/f: Cannot open: Not a directory"],
+        {"d": "/ro"},
+    ),
+    "secret-through-link": (
+        [("sym", "d", "/secret"), ("lnk", "h", "d/s")],
+        ["h: Cannot hard link to ‘d/s’: Not a directory"],
+        {"d": "/secret"},
+    ),
+    "hard-link-to-the-placeholder": (
+        [("sym", "s", "/work/keep/k"), ("lnk", "h", "s")],
+        [],
+        {"s": "/work/keep/k", "h": "/work/keep/k"},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(THROUGH_A_LINK))
+def test_tar_writes_nothing_through_an_archive_link(name: str) -> None:
+    from sandbash import Bash
+    from sandbash.policy import Policy
+
+    members, errors, links = THROUGH_A_LINK[name]
+    bash = Bash(
+        policy=Policy(paths=["/tmp:rw", "/work:rw", "/ro:ro"], mode="remediation"),
+        files={
+            "/work/keep/k": "keep\n",
+            "/ro/f": "ro\n",
+            "/secret/s": "SECRET\n",
+            "/tmp/a.tar": _archive(*members),
+        },
+    )
+    r = bash.exec("mkdir -p /tmp/x/y && cd /tmp/x/y && tar xf /tmp/a.tar")
+    expected = "".join(f"tar: {e}\n" for e in errors)
+    if errors:
+        expected += "tar: Exiting with failure status due to previous errors\n"
+    assert (r.stderr, r.exit_code) == (expected, 2 if errors else 0)
+    shown = bash.exec("cat /work/keep/k /ro/f; ls /work/keep; find /tmp/x -type f")
+    assert shown.stdout == "keep\nro\nk\n", shown.stdout
+    for link, target in links.items():
+        assert bash.exec(f"readlink /tmp/x/y/{link}").stdout == target + "\n"
+
+
+@pytest.mark.parametrize(
+    ("members", "listing"),
+    [
+        # -P keeps GNU's behaviour of making the link at once (the embedder's grant still decides)
+        ([("sym", "d", "/work/keep"), ("reg", "d/k", "NEW\n")], "NEW\n"),
+        # a link inside the archive is made at once: members go through it
+        ([("dir", "real", ""), ("sym", "d", "real"), ("reg", "d/k", "IN\n")], "keep\n"),
+    ],
+)
+def test_tar_links_made_at_once_where_gnu_makes_them(
+    members: list[tuple[str, str, str]], listing: str
+) -> None:
+    from sandbash import Bash
+    from sandbash.policy import Policy
+
+    bash = Bash(
+        policy=Policy(paths=["/tmp:rw", "/work:rw"], mode="remediation"),
+        files={"/work/keep/k": "keep\n", "/tmp/a.tar": _archive(*members)},
+    )
+    flags = "xPf" if members[0][2].startswith("/") else "xf"
+    r = bash.exec(f"mkdir -p /tmp/x && cd /tmp/x && tar {flags} /tmp/a.tar; echo $?; cat /work/keep/k")
+    assert r.stdout == "0\n" + listing, r.stderr
+    if flags == "xf":
+        assert bash.exec("cat /tmp/x/real/k").stdout == "IN\n"

@@ -34,6 +34,7 @@ from . import codecs
 from .codecs import STEP, Bounds, CodecError
 from .tar_args import TarArgs, TarUsage, parse_tar_args
 from .tar_compare import compare_member
+from .tar_delayed import DelayedLinks, needs_delay
 from .tar_xform import HARDLINK, REGULAR, SYMLINK, transform
 
 TYPE_CHECKING = False
@@ -629,6 +630,7 @@ def _extract_one(
     content: IO[bytes] | None,
     base: str,
     dirs: list[tuple[str, tarfile.TarInfo]],
+    delayed: DelayedLinks,
 ) -> None:
     ctx, fs = tar.ctx, tar.ctx.fs
     name = tar.strip_unsafe(info.name)
@@ -660,14 +662,24 @@ def _extract_one(
     parent = target.rsplit("/", 1)[0] or "/"
     try:
         if not fs.is_dir(parent):
-            _make_parents(tar, parent, base)
+            try:
+                _make_parents(tar, parent, base)
+            except FsError as e:
+                if not info.isdir():
+                    raise
+                tar.error(f"{name}: Cannot mkdir: {strerror(e.errno or 0)}")
+                return
         existing = fs.try_lstat(target)
         if info.isdir():
-            if existing is None:
-                fs.mkdir(target, 0o700)
-            elif not existing.is_dir:
-                fs.unlink(target)
-                fs.mkdir(target, 0o700)
+            try:
+                if existing is None:
+                    fs.mkdir(target, 0o700)
+                elif not existing.is_dir:
+                    fs.unlink(target)
+                    fs.mkdir(target, 0o700)
+            except FsError as e:
+                tar.error(f"{name}: Cannot mkdir: {strerror(e.errno or 0)}")
+                return
             dirs.append((target, info))
             return
         source = None
@@ -695,12 +707,18 @@ def _extract_one(
             else:
                 fs.unlink(target)
         if info.issym():
-            fs.symlink(info.linkname, target)
+            fs.symlink(info.linkname, target)  # (made, so the policy decides on it as ever ...)
+            if not tar.a.absolute and needs_delay(info.linkname):
+                # ... then GNU's placeholder: nothing goes through the link before the archive ends
+                delayed.place(target, name, info.linkname, None if tar.a.touch else _mtime_ns(info))
+                return
         elif source is not None:
             try:
                 fs.link(source, target)
             except FsError as e:
                 tar.error(f"{name}: Cannot hard link to {quote(info.linkname)}: {strerror(e.errno or 0)}")
+                return
+            delayed.linked(source, target, name)
             return
         elif info.isreg():
             out = fs.open(target, "w")
@@ -728,6 +746,9 @@ def _make_parents(tar: Tar, parent: str, base: str) -> None:
     missing = []
     cur = parent
     while cur and cur != "/" and not fs.is_dir(cur):
+        st = fs.try_stat(cur)
+        if st is not None:  # a file (a delayed link's placeholder) where a directory must be
+            raise FsError(errno.ENOTDIR, cur)
         missing.append(cur)
         cur = cur.rsplit("/", 1)[0]
     for d in reversed(missing):
@@ -760,6 +781,36 @@ def _read(tar: Tar) -> None:
     wanted = [name for _, name in tar.a.names]
     used: set[str] = set()
     dirs: list[tuple[str, tarfile.TarInfo]] = []
+    delayed = DelayedLinks(ctx, tar.error)
+    try:
+        _members(tar, base, wanted, used, dirs, delayed)
+    except Fatal:
+        delayed.apply()  # (an archive cut short too, as GNU's fatal exit)
+        raise
+    delayed.apply()
+    # directory times last, as GNU does, so extracting files into them does not change them
+    for target, info in reversed(dirs):
+        try:
+            ctx.fs.chmod(target, _mode(tar, info.mode))
+            if not tar.a.touch:
+                ctx.fs.utime(target, _mtime_ns(info), _mtime_ns(info))
+        except FsError:
+            pass
+    for name in wanted:
+        if name not in used:
+            tar.error(f"{name}: Not found in archive")
+
+
+def _members(
+    tar: Tar,
+    base: str,
+    wanted: list[str],
+    used: set[str],
+    dirs: list[tuple[str, tarfile.TarInfo]],
+    delayed: DelayedLinks,
+) -> None:
+    """List (-t), compare (-d) or extract each selected member."""
+    ctx = tar.ctx
     with tar.archive_members() as members:
         for info, content in members:
             ctx.checkpoint()
@@ -776,18 +827,7 @@ def _read(tar: Tar) -> None:
                 path = name if name.startswith("/") else base.rstrip("/") + "/" + name.rstrip("/")
                 tar.differs |= compare_member(ctx, info, content, path, shown)
             else:
-                _extract_one(tar, info, content, base, dirs)
-    # directory times last, as GNU does, so extracting files into them does not change them
-    for target, info in reversed(dirs):
-        try:
-            ctx.fs.chmod(target, _mode(tar, info.mode))
-            if not tar.a.touch:
-                ctx.fs.utime(target, _mtime_ns(info), _mtime_ns(info))
-        except FsError:
-            pass
-    for name in wanted:
-        if name not in used:
-            tar.error(f"{name}: Not found in archive")
+                _extract_one(tar, info, content, base, dirs, delayed)
 
 
 @declare("tar", uses=("bzip2", "gzip", "xz"), effects=Effects.TAR)
