@@ -463,6 +463,43 @@ def _sb_writelines(target, lines):
         target.write(line)
 
 
+def _sb_sub(owner, name, *args, **kwargs):
+    # owner.sub/subn(...) where owner may be the re module or a compiled pattern: Monty's re takes
+    # only a string as the replacement and has no subn. Anything else's sub is its own.
+    if type(owner).__name__ == 'Pattern':
+        return _sb_sub_with(owner, name, *args, **kwargs)
+    if repr(owner) == "<module 're'>":  # (Monty makes a new module object at each import)
+        return _sb_sub_module(owner, name, *args, **kwargs)
+    return getattr(owner, name)(*args, **kwargs)
+
+
+def _sb_sub_module(re_module, name, pattern, repl, string, count=0, flags=0):
+    compiled = pattern if type(pattern).__name__ == 'Pattern' else re_module.compile(pattern, flags)
+    return _sb_sub_with(compiled, name, repl, string, count)
+
+
+def _sb_sub_with(compiled, name, repl, string, count=0):
+    if isinstance(repl, str) or isinstance(repl, bytes):
+        joined = compiled.sub(repl, string, count)
+        if name == 'sub':
+            return joined
+        found = len(compiled.findall(string))
+        return (joined, min(found, count) if count else found)
+    pieces = []
+    at = 0
+    done = 0
+    for m in compiled.finditer(string):
+        if count and done >= count:
+            break
+        pieces.append(string[at:m.start()])
+        pieces.append(repl(m))
+        at = m.end()
+        done += 1
+    pieces.append(string[at:])
+    joined = (b'' if isinstance(string, bytes) else '').join(pieces)
+    return (joined, done) if name == 'subn' else joined
+
+
 def exit(code=None):
     _sb_exit(code)
 

@@ -173,10 +173,124 @@ def _writelines_edits(
     return out
 
 
+# the built-in types whose methods Monty cannot hand out as values (`key=str.lower`, `key=d.get`)
+_BUILTIN_TYPES = ("str", "bytes", "list", "dict", "set", "frozenset", "tuple", "int", "float")
+_BUILTIN_METHODS = frozenset(
+    name
+    for t in (str, bytes, list, dict, set, frozenset, tuple, int, float)
+    for name in dir(t)
+    if not name.startswith("_")
+)
+
+
+def _method_value_edits(
+    text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
+) -> list[tuple[int, int, int, int, str]]:
+    """A built-in type's method handed on as a function where one is required, `key=` of any call
+    and the function of map()/filter(): Monty has no such method values (`max(d, key=d.get)` is
+    AttributeError there), so it becomes a lambda calling the method. Only in those places: an
+    attribute elsewhere may be data (`self.items`)."""
+    out: list[tuple[int, int, int, int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        wanted = [kw.value for kw in node.keywords if kw.arg == "key"]
+        if isinstance(node.func, ast.Name) and node.func.id in ("map", "filter") and node.args:
+            wanted.append(node.args[0])
+        for value in wanted:
+            if not (
+                isinstance(value, ast.Attribute)
+                and value.attr in _BUILTIN_METHODS
+                and value.end_lineno == value.lineno
+                and value.end_col_offset is not None
+                and isinstance(value.value, ast.Name | ast.Attribute | ast.Constant)
+            ):
+                continue
+            if any(
+                line == value.lineno and value.col_offset <= col < value.end_col_offset
+                for line, col, *_ in taken
+            ):
+                continue
+            if isinstance(value.value, ast.Name) and value.value.id in _BUILTIN_TYPES:
+                new = f"(lambda _sb_self, *_sb_args: _sb_self.{value.attr}(*_sb_args))"
+            else:
+                owner = ast.get_source_segment(text, value.value)
+                if owner is None:
+                    continue
+                new = f"(lambda *_sb_args: {owner}.{value.attr}(*_sb_args))"
+            out.append((value.lineno, value.col_offset, value.lineno, value.end_col_offset, new))
+    return out
+
+
+def _sub_function_edits(
+    text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
+) -> list[tuple[int, int, int, int, str]]:
+    """`X.sub(...)` whose replacement may be a function, and every `X.subn(...)` -> the prelude's
+    `_sb_sub(X, "sub", ...)`: Monty's re takes only a string as the replacement and has no subn.
+    _sb_sub looks at X when it runs: the re module or a pattern get the work done, anything else
+    its own method. A sub whose replacement is a string literal is left alone."""
+    out: list[tuple[int, int, int, int, str]] = []
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("sub", "subn")
+            and node.end_lineno is not None
+            and node.end_col_offset is not None
+        ):
+            continue
+        if node.func.attr == "sub":
+            # the replacement: re.sub(pattern, repl, ...) or pattern.sub(repl, ...)
+            at = 1 if isinstance(node.func.value, ast.Name) and node.func.value.id == "re" else 0
+            repl = (
+                node.args[at]
+                if len(node.args) > at
+                else next((k.value for k in node.keywords if k.arg == "repl"), None)
+            )
+            if repl is None or isinstance(repl, ast.Constant):
+                continue
+        if any(node.lineno <= line <= node.end_lineno for line, *_ in taken):
+            continue
+        owner = ast.get_source_segment(text, node.func.value)
+        if owner is None or node.func.end_lineno != node.lineno or node.func.end_col_offset is None:
+            continue
+        # only `OWNER.sub(` is replaced (offsets are UTF-8 byte columns): the arguments stay as
+        # written, over as many lines as they take
+        line = _source_line(text, node.lineno).encode("utf-8", "surrogatepass")
+        paren = (
+            node.func.end_col_offset
+            + len(line[node.func.end_col_offset :])
+            - len(line[node.func.end_col_offset :].lstrip())
+        )
+        if line[paren : paren + 1] != b"(":
+            continue
+        new = f"_sb_sub({owner}, {node.func.attr!r}, "
+        out.append((node.lineno, node.col_offset, node.lineno, paren + 1, new))
+    return out
+
+
+def _source_line(text: str, lineno: int) -> str:
+    return text.splitlines(keepends=True)[lineno - 1]
+
+
 def rewrite(text: str) -> str:
     """`text` with its sys imports bound to the prelude's stand-in."""
     if (
-        not any(w in text for w in ("sys", "system", "popen", "dump", "writelines", *MODULES))
+        not any(
+            w in text
+            for w in (
+                "sys",
+                "system",
+                "popen",
+                "dump",
+                "writelines",
+                "key",
+                "map(",
+                "filter(",
+                "sub",
+                *MODULES,
+            )
+        )
         or len(text) > MAX_REWRITE_BYTES
     ):
         return text
@@ -233,6 +347,8 @@ def rewrite(text: str) -> str:
             )
     edits += _stdin_value_edits(tree, stdin_names, edits)
     edits += _writelines_edits(text, tree, edits)
+    edits += _method_value_edits(text, tree, edits)
+    edits += _sub_function_edits(text, tree, edits)
     if not edits:
         return text
     lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]
