@@ -389,7 +389,7 @@ class Evaluator:
 
     def _arith_for(self, node: A.ArithFor) -> int:
         st = self.state
-        st.line = st.ctx_line = node.line
+        st.line = st.ctx_line = line = node.line
         sh = self.sh
         if self._arith_or_error(node.init) is None:  # (an empty part is 1, and traced as such)
             st.last_status = 1
@@ -453,6 +453,7 @@ class Evaluator:
                         if e.breaks:
                             break
                     sh.arith_cmd = "((: "
+                    st.line = line  # (the parts run at the loop's line, $LINENO and errors: bash)
                     if not mode.untraced and (st.traps or opts["xtrace"]):
                         if self._arith_or_error(node.step) is None:
                             status = 1
