@@ -476,6 +476,20 @@ def generate(node: Arith | Slot, text: str) -> Fn | None:
     return _function(gen, gen.expr(node, 1))  # type: ignore[return-value]
 
 
+def statements(node: Arith, text: str, ind: int) -> tuple[list[str], str, dict[str, object]] | None:
+    """`node`, parsed from `text`, as statements to write into a function of another's (the hot
+    `(( ))` command of interp/arithcmd.py) at indentation level `ind`, with the shared evaluator
+    in `ev`: the lines, the expression that is the value after them, and the namespace they need
+    (helpers and the constants; nothing of the script is source text); None when the tree is too
+    large or deep. The lines bind `t`, `v`, `r`, `q`, `a`, `o1`, `s`, `i` and `x1`... as locals."""
+    if not fits(node):
+        return None
+    gen = _Gen(text)
+    result = gen.expr(node, ind)
+    head = ["    " * ind + "t = ev.scopes[-1]"] if gen.scoped else []
+    return head + gen.lines, result, {**_HELPERS, **gen.consts}
+
+
 def generate_assign(node: Arith, name: str, text: str) -> Callable[[Evaluator], int | None] | None:
     """`name=$(( node ))` (an assignment, not arithmetic's `=`) as one Python function: `node`
     evaluated as generate's function does, then its text stored as arithmetic stores it when

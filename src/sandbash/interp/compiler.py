@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from ..expand.arith import HOT_CALLS, ArithError, generated_of
+from ..expand.arith import GEN_LONGEST, HOT_CALLS, ArithError, generated_of
 from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site, varying_site
@@ -84,6 +84,9 @@ _ZERO = ONE_STATUS[0]  # (PIPESTATUS of a command of status 0)
 # runs of a `(( ))` command that look for its text's generated function (arith.generated_of): the
 # text is generated at its HOT_CALLS-th evaluation, by this command or any other
 _HOT_LOOKS = HOT_CALLS + 8
+# calls of a function body whose `(( ))` texts are not generated yet (Compiler.stale) before it is
+# final (and generated: funcgen) without them (a text is generated at its HOT_CALLS-th evaluation)
+_COLD_WAIT = 2 * HOT_CALLS
 
 # bodies remembered per shell, and the size of the syntax trees the compiled ones keep alive (their
 # text, 64 per node): past either, the cache starts again, so that a script that evals new (or
@@ -126,6 +129,8 @@ class Compiler:
         "hot",
         "bodies",
         "generated",
+        "cold",
+        "stale",
     )
 
     def __init__(self, ev: Evaluator) -> None:
@@ -150,12 +155,17 @@ class Compiler:
         self.hot: dict[int, int] = {}
         self.bodies: dict[int, tuple[A.CommandList, Code]] = {}
         self.generated = 0  # characters of source funcgen made for this shell (funcgen.GEN_CHARS)
+        # the texts of `(( ))` commands compiled as closures while their text was not generated
+        # yet (arithcmd.py), while a list is compiled (None: none is), and the lists compiled
+        # with some: such a list is compiled again when it is asked for once one of its texts is
+        self.cold: list[str] | None = None
+        self.stale: dict[int, tuple[A.CommandList, tuple[str, ...]]] = {}
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
         hit = self.codes.get(key)
         if hit is not None and hit[0] is node:
-            return hit[1]
+            return hit[1] if key not in self.stale else self.compiled(node)
         if key not in self.seen:
             if len(self.seen) >= _CACHE_MAX:
                 self.seen.clear()
@@ -164,18 +174,39 @@ class Compiler:
         return self.compiled(node)
 
     def compiled(self, node: A.CommandList) -> Code:
-        """The closure for `node` now (a loop body: it runs again by its nature)."""
+        """The closure for `node` now (a loop body: it runs again by its nature). A list compiled
+        with `(( ))` commands whose text was not generated yet is compiled again once one is (a
+        loop asks for its body again at each check of its guard: Evaluator.body_again)."""
         key = id(node)
         hit = self.codes.get(key)
         if hit is not None and hit[0] is node:
-            return hit[1]
+            stale = self.stale.get(key)
+            if stale is None or stale[0] is not node:
+                return hit[1]
+            if not any(generated_of(text) is not None for text in stale[1]):
+                if self.cold is not None:  # (a list being compiled around it is stale with it)
+                    self.cold += stale[1]
+                return hit[1]
+            del self.stale[key]
         if len(self.codes) >= _CACHE_MAX or self.weight >= _WEIGHT_MAX:
             self.codes.clear()
             self.inners.clear()
             self.shapes.clear()
             self.bodies.clear()
+            self.stale.clear()
             self.weight = 0
-        code = self.command_list(node)
+        outer = self.cold
+        self.cold = []
+        try:
+            code = self.command_list(node)
+        finally:
+            cold = self.cold
+            self.cold = outer
+        if cold:
+            texts = tuple(dict.fromkeys(cold))
+            self.stale[key] = (node, texts)
+            if outer is not None:
+                outer += texts
         self.codes[key] = (node, code)
         self.weight += _tree_size(node)
         return code
@@ -205,17 +236,22 @@ class Compiler:
         hit = self.inners.get(key)
         if hit is not None and hit[0] is node:
             code = hit[1]
-        if NO_FUNCGEN or len(node.items) < 2:
+        generating = not NO_FUNCGEN and len(node.items) > 1
+        if not generating and key not in self.stale:
             return code, True
         from . import funcgen  # (only once a body is hot)
 
         calls = self.hot.get(key, 0) + 1
-        if calls < funcgen.BODY_HOT:
+        # (a body compiled with `(( ))` texts not generated yet waits for them a while, not final:
+        # final or generated, it would keep their closures for good; compiled again once one is)
+        if (generating and calls < funcgen.BODY_HOT) or (key in self.stale and calls < _COLD_WAIT):
             if len(self.hot) >= _CACHE_MAX:
                 self.hot.clear()
             self.hot[key] = calls
             return code, False
         self.hot.pop(key, None)
+        if not generating:
+            return code, True
         code = funcgen.generate(self, node) or code
         self.bodies[key] = (node, code)
         return code, True
@@ -554,6 +590,14 @@ class Compiler:
             st.pipestatus = ONE_STATUS[status]  # (0-2, or an expansion error's status)
             return status
 
+        if text is not None and len(text) <= GEN_LONGEST:
+            if generated_of(text) is None:
+                if self.cold is not None:  # (compiled again once it is: compiled())
+                    self.cold.append(text)
+            else:
+                from . import arithcmd, funcgen  # (only once a text is hot)
+
+                return arithcmd.fused(self, text, arith_cmd, line, funcgen.GEN_CHARS) or arith_cmd
         return arith_cmd
 
     def cond_cmd(self, node: A.CondCmd) -> Code:

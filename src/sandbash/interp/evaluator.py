@@ -23,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..expand.arith import Evaluator as ArithEvaluator
     from ..expand.arith import Fn
     from ..expand.words import Expander
     from ..limits import Budget
@@ -123,6 +124,13 @@ class Evaluator:
         at once (a loop body runs again by its nature), or the walker's."""
         comp = self.comp
         return comp.compiled(node) if comp is not None else partial(self.run_list, node)
+
+    def body_again(self, node: A.CommandList, code: Callable[[], int]) -> Callable[[], int]:
+        """A loop's body (or condition) asked for again at a check of the loop's guard: compiled
+        again once a `(( ))` text in it has its generated function (Compiler.compiled), else
+        the same."""
+        comp = self.comp
+        return comp.compiled(node) if comp is not None else code
 
     def _exec_list(self, node: A.CommandList) -> int:
         return self.run_list(node)
@@ -255,6 +263,8 @@ class Evaluator:
                     n += 1
                     if n >= stop:
                         stop = loop.check(n)
+                        run_cond = self.body_again(node.cond, run_cond)
+                        run_body = self.body_again(node.body, run_body)
                     st.errexit_ignored += 1  # (what _ignored does)
                     try:
                         cond = run_cond()
@@ -305,6 +315,7 @@ class Evaluator:
                     n += 1
                     if n >= stop:
                         stop = loop.check(n)
+                        run_body = self.body_again(node.body, run_body)
                     if not mode.untraced:  # (per step: the body may turn `set -x` or a trap on or off)
                         if st.opts["xtrace"]:
                             self.ex.xtrace_line(header)
@@ -402,19 +413,20 @@ class Evaluator:
         mode = st.run_mode
         rt = sh.rt
         # a literal condition or step is evaluated here as sh.arith_eval does (its compiled function
-        # by its text, run with the shared evaluator): two frames fewer a part; any
-        # other case (not yet compiled, a nested evaluation, a part to expand) goes through
-        # cond_value/step_value
+        # by its text, run with the shared evaluator): two frames fewer a part; any other case (not
+        # yet compiled, a nested evaluation, a part to expand) goes through cond_value/step_value
         cond_text = literal_arith(node.cond)
-        compiled_fns = _COMPILED
         step_text = literal_arith(node.step)
         aev = self.sh._arith  # (the shared evaluator, as arith_eval uses it)
         # (_arith_part inlined for the parts: its frame was a tenth of a tight loop's step)
         # the functions found for the parts' texts are held between steps, and looked up again
         # at each check of the loop's guard (every 64 steps at most): a text's first function
-        # (arith._tiered) is replaced in the cache by its generated one once hot
-        cond_fn: Fn | None = None
-        step_fn: Fn | None = None
+        # (arith._tiered) is replaced in the cache by its generated one once hot. The evaluator's
+        # depth is the loop's own throughout (an evaluation in the body puts it back)
+        cond_cold: Fn = lambda _ev: cond_value()  # noqa: E731
+        step_cold: Fn = lambda _ev: step_value()  # noqa: E731
+        cond_fn = _part_fn(cond_text, cond_cold, aev)
+        step_fn = _part_fn(step_text, step_cold, aev)
         with self.loop_frame() as loop:
             n = 0  # (the step count: see LoopFrame)
             stop = loop.stop
@@ -423,27 +435,24 @@ class Evaluator:
                     n += 1
                     if n >= stop:
                         stop = loop.check(n)
-                        cond_fn = step_fn = None
+                        run_body = self.body_again(node.body, run_body)
+                        cond_fn = _part_fn(cond_text, cond_cold, aev)
+                        step_fn = _part_fn(step_text, step_cold, aev)
                     if not mode.untraced and (st.traps or opts["xtrace"]):
                         cond = self._arith_or_error(node.cond)
+                        if cond is None:
+                            status = 1
+                            break
                     else:
                         try:
-                            if aev.depth or (
-                                cond_fn is None
-                                and (cond_text is None or (cond_fn := compiled_fns.lookup(cond_text)) is None)
-                            ):
-                                cond = cond_value()
-                            else:
-                                cond = cond_fn(aev)
+                            cond = cond_fn(aev)
                         except (ArithError, ExpansionError) as e:
                             self._arith_part_failed(e)
-                            cond = None
-                    if cond is None:
-                        status = 1
-                        break
+                            status = 1
+                            break
                     if rt.reap:  # (the jobs told about, after each test: bash's REAP)
                         cleanup_dead_jobs(sh)
-                    if cond == 0:
+                    if not cond:
                         break
                     sh.arith_cmd = ""
                     try:
@@ -460,13 +469,7 @@ class Evaluator:
                             break
                     else:
                         try:
-                            if aev.depth or (
-                                step_fn is None
-                                and (step_text is None or (step_fn := compiled_fns.lookup(step_text)) is None)
-                            ):
-                                step_value()
-                            else:
-                                step_fn(aev)
+                            step_fn(aev)
                         except (ArithError, ExpansionError) as e:
                             self._arith_part_failed(e)
                             status = 1
@@ -776,3 +779,13 @@ _DISPATCH: dict[type, Callable[[Evaluator, Any], int]] = {
     A.Redirected: Evaluator._exec_redirected,
     A.Pipeline: Evaluator._exec_pipeline,
 }
+
+
+def _part_fn(text: str | None, cold: Fn, aev: ArithEvaluator) -> Fn:
+    """What evaluates a part of `for ((;;))` with the shared evaluator `aev`: its literal text's
+    function in the cache while `aev` is free (not in a nested evaluation), else `cold`."""
+    if text is not None and not aev.depth:
+        fn = _COMPILED.lookup(text)
+        if fn is not None:
+            return fn
+    return cold
