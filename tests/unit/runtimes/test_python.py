@@ -131,6 +131,15 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
         ("pat.subn('x', s)", "_sb_sub(pat, 'subn', 'x', s)"),
         ("re.sub(p, 'lit', s); v.sub(g)", "re.sub(p, 'lit', s); _sb_sub(v, 'sub', g)"),
         ("x.subn ()", "_sb_sub(x, 'subn', )"),
+        # subprocess's exception classes are the built-in ones its functions raise
+        (
+            "import subprocess as sp\ntry: sp.run(a, check=True)\nexcept sp.CalledProcessError: pass",
+            "import subprocess as sp\ntry: sp.run(a, check=True)\nexcept RuntimeError: pass",
+        ),
+        (
+            "from subprocess import run, TimeoutExpired as T, SubprocessError",
+            "from subprocess import run; T = TimeoutError; SubprocessError = Exception",
+        ),
         ("é = re.sub('a',\n  f,\n  s)", "é = _sb_sub(re, 'sub', 'a',\n  f,\n  s)"),
     ],
 )

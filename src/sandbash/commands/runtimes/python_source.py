@@ -22,8 +22,18 @@ from .python_stdlib import MODULES
 MAX_REWRITE_BYTES = 1 << 20
 
 
-# module functions bound to the prelude's versions: os's that run a command, json's that writes a file
-_REPLACED = {"os": {"system": "_sb_system", "popen": "_sb_popen"}, "json": {"dump": "_sb_json_dump"}}
+# module functions bound to the prelude's versions: os's that run a command, json's that writes a
+# file; subprocess's exception classes are the built-in ones its functions raise (Monty has no
+# classes of the host's): `except subprocess.CalledProcessError` catches a failed check
+_REPLACED = {
+    "os": {"system": "_sb_system", "popen": "_sb_popen"},
+    "json": {"dump": "_sb_json_dump"},
+    "subprocess": {
+        "CalledProcessError": "RuntimeError",
+        "TimeoutExpired": "TimeoutError",
+        "SubprocessError": "Exception",
+    },
+}
 
 
 def _stand_in(module: str) -> str | None:
@@ -283,6 +293,7 @@ def rewrite(text: str) -> str:
                 "system",
                 "popen",
                 "dump",
+                "subprocess",
                 "writelines",
                 "key",
                 "map(",

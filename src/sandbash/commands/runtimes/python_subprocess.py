@@ -7,7 +7,9 @@ getstatusoutput` with `input`, `capture_output`, `stdout`/`stderr` = PIPE, DEVNU
 `text`/`encoding`, `check`, `cwd`, `env`, `timeout`, `shell`; `os.system` (the wait status, as
 CPython returns it) and `os.popen(cmd).read()`. `Popen` is not: a command runs to its end.
 Monty has no exception classes of the host's, so a failed `check` raises RuntimeError worded as
-CPython's CalledProcessError, and `timeout` raises TimeoutError.
+CPython's CalledProcessError, and `timeout` raises TimeoutError; python_source binds the names
+`subprocess.CalledProcessError`, `TimeoutExpired` and `SubprocessError` to RuntimeError,
+TimeoutError and Exception, so an `except` naming them catches (the exception has no `returncode`).
 """
 
 from __future__ import annotations
