@@ -240,6 +240,7 @@ def _sub_function_edits(
     _sb_sub looks at X when it runs: the re module or a pattern get the work done, anything else
     its own method. A sub whose replacement is a string literal is left alone."""
     out: list[tuple[int, int, int, int, str]] = []
+    lines: list[str] = []  # the text's lines, split at the first call found
     for node in ast.walk(tree):
         if not (
             isinstance(node, ast.Call)
@@ -266,7 +267,8 @@ def _sub_function_edits(
             continue
         # only `OWNER.sub(` is replaced (offsets are UTF-8 byte columns): the arguments stay as
         # written, over as many lines as they take
-        line = _source_line(text, node.lineno).encode("utf-8", "surrogatepass")
+        lines = lines or text.splitlines(keepends=True)
+        line = lines[node.lineno - 1].encode("utf-8", "surrogatepass")
         paren = (
             node.func.end_col_offset
             + len(line[node.func.end_col_offset :])
@@ -277,10 +279,6 @@ def _sub_function_edits(
         new = f"_sb_sub({owner}, {node.func.attr!r}, "
         out.append((node.lineno, node.col_offset, node.lineno, paren + 1, new))
     return out
-
-
-def _source_line(text: str, lineno: int) -> str:
-    return text.splitlines(keepends=True)[lineno - 1]
 
 
 def rewrite(text: str) -> str:
