@@ -35,6 +35,7 @@ import pickle
 import resource
 import select
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -347,9 +348,52 @@ def jobs() -> int:
     return int(max(1, min(4, 2 * (os.cpu_count() or 1), by_memory)))
 
 
+def _monty_started() -> bool:
+    """Whether this process started Monty's pool (python3 ran here): Monty is not fork-safe, so a
+    child forked from it cannot run python3 (each such row would end at once with status 127)."""
+    worker = sys.modules.get("sandbash.commands.runtimes.python_worker")
+    return worker is not None and getattr(worker, "_pool", None) is not None
+
+
+def _run_many_remote(specs: dict[str, dict[str, Any]], parallel: int | None, conn: Any) -> None:
+    """In a spawned interpreter (see `run_many`): run the specs there, send the outcomes back."""
+    conn.send(run_many(specs, parallel))
+    conn.close()
+
+
+def _run_many_spawned(
+    specs: Mapping[str, Mapping[str, Any]], parallel: int | None
+) -> dict[str, Outcome] | None:
+    """`run_many` in a fresh interpreter that never started Monty (multiprocessing's spawn), its
+    children forked from there; None when a spec cannot be sent to it (a closure as `build`)."""
+    import multiprocessing
+
+    sent = {key: dict(spec) for key, spec in specs.items()}
+    try:
+        pickle.dumps(sent)
+    except Exception:
+        return None
+    mp = multiprocessing.get_context("spawn")
+    recv, send = mp.Pipe(duplex=False)
+    proc = mp.Process(target=_run_many_remote, args=(sent, parallel, send), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        outcomes: dict[str, Outcome] = recv.recv()
+    finally:
+        recv.close()
+        proc.join()
+    return outcomes
+
+
 def run_many(specs: Mapping[str, Mapping[str, Any]], parallel: int | None = None) -> dict[str, Outcome]:
     """Run each spec (keyword arguments of `run_isolated`) in its own child,
-    `parallel` at a time; longest timeouts first."""
+    `parallel` at a time; longest timeouts first. Once python3 ran in this process, the children
+    are forked from a spawned interpreter instead (a fork of this one cannot start Monty)."""
+    if _monty_started():
+        outcomes = _run_many_spawned(specs, parallel)
+        if outcomes is not None:
+            return outcomes
     order = sorted(specs, key=lambda k: -float(specs[k].get("overrides", {}).get("timeout", 10)))
     limit = parallel or jobs()
     running: dict[str, _Job] = {}
