@@ -823,6 +823,36 @@ class Regex:
         raw = bytes(subject)
         return raw.decode("utf-8", "surrogateescape"), raw.isascii()
 
+    def spans(self, subject: bytes, pos: int = 0, endpos: int | None = None) -> Iterator[tuple[int, int]]:
+        """The spans of `finditer`'s matches, without a Match each: a loop of RE2 calls over bytes
+        (sed's s///g with a plain replacement, where matches are as many as the characters)."""
+        core = self._core
+        r = core.re2
+        if r is None or not isinstance(subject, bytes):
+            for m in self.finditer(subject, pos, endpos):
+                yield m.span()
+            return
+        n = len(subject)
+        end = n if endpos is None or endpos > n else endpos
+        g = 1 if core.shift else 0
+        match = r.Match
+        prev_end = -1
+        while pos <= end:
+            spans = match(_UNANCHORED, subject, pos, end)
+            if spans[0][0] < 0:
+                return
+            s, e = spans[g]
+            if s == e:
+                if s != prev_end:
+                    yield s, e
+                    prev_end = e
+                if s >= end:
+                    return
+                pos = s + _utf8_len(subject, s)
+                continue
+            yield s, e
+            prev_end = pos = e
+
     def findall_spans(self, subject: Any, pos: int = 0) -> list[tuple[int, int]]:
         return [m._spans[0] for m in self.finditer(subject, pos)]
 

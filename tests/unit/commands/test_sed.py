@@ -301,3 +301,121 @@ def test_sed_literal_global_substitution_across_chunks() -> None:
     twice = data.replace(b"needle", b"needle needle")
     r = run_command(["sed", "s/needle/pin/"], twice)
     assert r.stdout == b"\n".join(ln.replace(b"needle", b"pin", 1) for ln in twice.split(b"\n"))
+
+
+# ------------------------------------------------------------ programs run over blocks of lines
+# One s/// (first or every match, -n with p), -n /RE/p, /RE/d and their `!`: searched over whole blocks
+# of lines with the regex in line mode (sed/blocks.py). Inputs span many reads, with long, empty and
+# multibyte lines and an unterminated last line.
+BLOCK_TEXT = (
+    b"".join(b"%d user%d ERROR x%s ms=%d\n" % (i, i % 37, b"y" * (i % 5), i * 7) for i in range(9000))
+    + b"\n\n"
+    + b"z" * 150_000
+    + b" user5\nt user7 x\n"
+    + b"".join(b"row %d DEBUG\n" % i for i in range(4000))
+    + b"tail user9 without newline"
+)
+BLOCK_SCRIPTS = [
+    "s/ms=[0-9]*//",
+    "s/[0-9]/#/g",
+    "s/x*/-/g",
+    "s/y*/-/",
+    "s/^/> /",
+    "s/$/ </g",
+    "s/^$/EMPTY/",
+    "s/\\(user\\)\\([0-9]*\\)/\\2\\1/g",
+    "-E s/(user)([0-9]+)/\\2\\1/",
+    "s/[a-z]\\+/\\U&/g",
+    "s/\\<u/\\uU/g",
+    "s/\\bx/Y/g",
+    "s/.*/[&]/",
+    "s/[[:digit:]][[:space:]]/_/g",
+    "s/USER/u/gI",
+    "s/[^a-z]/_/g",
+    "/ERROR/d",
+    "/ERROR/!d",
+    "/^$/d",
+    "/x*/!d",
+    "/[0-9]$/d",
+    "-n /DEBUG/p",
+    "-n /DEBUG/!p",
+    "-n /^$/p",
+    "-n /^ROW/Ip",
+    "-n s/user\\([0-9]\\)$/U\\1/p",
+    "-n s/x*/-/gp",
+    "-n s/ERROR/E/gp",
+    "-E -n s/^([0-9]+) .*/\\1/p",
+]
+
+
+@needs_sed
+@pytest.mark.parametrize("script", BLOCK_SCRIPTS)
+def test_sed_block_programs_match_gnu(script: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbash.commands.sed.run import Runner
+
+    def no_cycles(*_a: object) -> None:
+        raise AssertionError("ran cycle by cycle")
+
+    monkeypatch.setattr(Runner, "_loop", no_cycles)  # (the block path is the one taken)
+    *opts, prog = script.split(" ")
+    files = {"f": BLOCK_TEXT}
+    for argv, stdin in ((["sed", *opts, prog, "f"], b""), (["sed", *opts, prog], BLOCK_TEXT)):
+        exp_out, exp_err, exp_status = real_command(argv, stdin, files=files)
+        got = run_command(argv, stdin, files=files)
+        assert (got.stdout, got.status) == (exp_out, exp_status), (got.stderr, exp_err)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sed", "s/a*/b/2"],  # an occurrence count
+        ["sed", "2s/a*/b/"],  # an address
+        ["sed", "s/a*/b/w /dev/stdout"],
+        ["sed", "s/a*$/b/M"],
+        ["sed", "s/\\`a*/b/"],  # the pattern space's own anchors
+        ["sed", "s/a*\\'/b/"],
+        ["sed", "s/a*\\nb/c/"],
+        ["sed", "-z", "s/a*/b/"],
+        ["sed", "-u", "s/a*/b/"],
+        ["sed", "--posix", "s/a*/b/"],
+        ["sed", "s/a*/b/p"],  # printed twice without -n
+        ["sed", "/a*/,/b/d"],
+        ["sed", "-n", "/a*/d"],
+        ["sed", "-s", "s/a*/b/", "f", "f"],
+        ["sed", "s/a*/b/", "f", "-"],
+        ["sed", "-i", "s/a*/b/", "f"],
+        ["sed", "s/a*/b/;s/b/c/"],
+        ["sed", "s//b/"],
+    ],
+    ids=lambda a: " ".join(a[1:]),
+)
+def test_sed_programs_with_state_run_cycle_by_cycle(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbash.commands.sed import blocks
+
+    def no_blocks(*_a: object) -> int:
+        raise AssertionError("ran over blocks")
+
+    monkeypatch.setattr(blocks, "run", no_blocks)
+    files = {"f": "a\nab\nb"}
+    exp_out, _exp_err, exp_status = real_command(argv, b"a\nab\nb", files=files)
+    got = run_command(argv, b"a\nab\nb", files=files)
+    assert (got.stdout, got.status) == (exp_out, exp_status), got.stderr
+
+
+def test_sed_block_substitution_is_bounded() -> None:
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    # a line made longer than the string limit by one s///g is the limit, as cycle by cycle
+    with pytest.raises(LimitExceeded) as e:
+        run_command(
+            ["sed", "s/x/&&&&&&&&/g"], b"x" * 200_000 + b"\n", limits=Limits(max_string_length=1 << 20)
+        )
+    assert e.value.kind == LimitKind.MAX_STRING_LENGTH
+    # many short lines grown together are written as they are made
+    r = run_command(["sed", "s/x/&&&&&&&&/g"], b"xx\n" * 200_000, limits=Limits(max_string_length=1 << 20))
+    assert r.stdout == (b"x" * 16 + b"\n") * 200_000
+    with pytest.raises(LimitExceeded) as e:  # (the same over -n s///p and over a line of many writes)
+        run_command(
+            ["sed", "-n", "s/x*/&&/gp"], b"x" * 600_000 + b"\n", limits=Limits(max_string_length=1 << 20)
+        )
+    assert e.value.kind == LimitKind.MAX_STRING_LENGTH

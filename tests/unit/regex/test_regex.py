@@ -236,3 +236,25 @@ def test_awk_hex_escapes_inside_brackets() -> None:
     rx = compile_regex("[\\x30-\\x32]", "awk")
     assert [rx.search(c) is not None for c in "0125x"] == [True, True, True, False, False]
     assert compile_regex("[\\x61]", "awk").search("a") is not None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flavor", "kw"),
+    [
+        ("x*", "bre", {}),
+        ("[0-9]", "bre", {}),
+        ("a\\|", "bre", {}),
+        ("^", "ere", {"line_mode": True}),
+        ("$", "ere", {"line_mode": True}),
+        ("b*", "ere", {"line_mode": True}),
+        ("\\bw", "ere", {}),
+        ("é*", "ere", {}),
+        ("ab", "bre", {"whole": "word"}),  # a wrapped pattern: its group 1 is the match
+        ("(a)\\1", "ere", {}),  # the fallback engine
+    ],
+)
+def test_spans_are_finditers_spans(pattern: str, flavor: str, kw: dict[str, object]) -> None:
+    rx = compile_regex(pattern, flavor, **kw)  # type: ignore[arg-type]
+    text = "xxab ab\nbxx\n\nwé aa éé \xff ab9 0\n".encode("utf-8", "surrogateescape")
+    for pos, end in ((0, None), (0, len(text) - 1), (3, 20), (5, 5)):
+        assert list(rx.spans(text, pos, end)) == [m.span() for m in rx.finditer(text, pos, end)]

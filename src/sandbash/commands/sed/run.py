@@ -6,13 +6,15 @@ import errno
 from collections.abc import Iterator
 
 from ...limits import LimitExceeded, LimitKind
-from ...regex import Match, Regex
+from ...regex import Regex
 from ...stdio.streams import BufferWriter, Stream, StreamReadError
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite
 from ..inputs import Inputs
-from .parse import Cmd, Repl, SedError
+from . import blocks
+from .blocks import expand
+from .parse import Cmd, SedError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -398,6 +400,9 @@ class Runner:
         literal = self.bulk_replacement(names)
         if literal is not None:
             return self.run_bulk(names[0], *literal)
+        plan = blocks.plan(self, names)
+        if plan is not None:
+            return blocks.run(self, names[0], plan)
         self.open_wfiles()
         inp = Input(self, names, self.sep, self.separate)
         completed = False
@@ -776,37 +781,3 @@ def _link_target(ctx: Ctx, name: str) -> str:
         folder = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
         name = target if target.startswith("/") else folder + target
     return name
-
-
-def expand(repl: Repl, m: Match) -> bytes:
-    """Build one replacement, applying \\L \\U \\E \\l \\u."""
-    out: list[bytes] = []
-    mode = ""  # "L" or "U"
-    one = ""  # "l" or "u" for the next character
-    for kind, v in repl.parts:
-        if kind == "case":
-            if v in "LU":
-                mode = v
-                one = ""
-            elif v == "E":
-                mode = ""
-                one = ""
-            else:
-                one = v
-            continue
-        # (a group past the regex's, allowed by --posix, is empty)
-        piece = v if kind == "lit" else ((m.group(v) if v <= m.re.groups else None) or b"")
-        if not piece:
-            continue
-        if mode or one:
-            text = piece.decode("utf-8", "surrogateescape")
-            if mode == "L":
-                text = text.lower()
-            elif mode == "U":
-                text = text.upper()
-            if one:
-                text = (text[0].lower() if one == "l" else text[0].upper()) + text[1:]
-                one = ""
-            piece = text.encode("utf-8", "surrogateescape")
-        out.append(piece)
-    return b"".join(out)
