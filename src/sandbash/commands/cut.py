@@ -138,8 +138,12 @@ class _FieldCutter:
         return idx
 
     def cut(self, lines: list[bytes], eol: bytes) -> list[bytes]:
-        if len(self.ranges) == 1 and self.ranges[0][0] == self.ranges[0][1]:
-            return self._one_field(lines, eol, self.ranges[0][0])
+        if len(self.ranges) == 1:
+            lo, hi = self.ranges[0]
+            if lo == hi:
+                return self._one_field(lines, eol, lo)
+            if lo > 1 or hi < INF:  # (`1-` splits nothing: whether a line has a delimiter is asked below)
+                return self._one_range(lines, eol, lo, hi)
         out: list[bytes] = []
         d = self.delim
         od = self.out_delim
@@ -150,6 +154,36 @@ class _FieldCutter:
                 continue
             parts = line.split(d)
             out.append(od.join([parts[i] for i in self.indices(len(parts))]) + eol)
+        return out
+
+    def _one_range(self, lines: list[bytes], eol: bytes, lo: int, hi: int) -> list[bytes]:
+        """`-f 3-` or `-f 2-5`: split only as far as the range reaches (`3-`: the rest is one piece,
+        kept as it is when the output delimiter is the input's)."""
+        d = self.delim
+        od = self.out_delim
+        out: list[bytes] = []
+        append = out.append
+        only = self.only
+        if hi >= INF:
+            same = od == d
+            for line in lines:
+                parts = line.split(d, lo - 1)
+                n = len(parts)
+                if n == 1:
+                    if not only:
+                        append(line + eol)
+                elif n < lo:
+                    append(eol)
+                else:
+                    append((parts[-1] if same else od.join(parts[-1].split(d))) + eol)
+            return out
+        for line in lines:
+            parts = line.split(d, hi)
+            if len(parts) == 1:
+                if not only:
+                    append(line + eol)
+            else:
+                append(od.join(parts[lo - 1 : hi]) + eol)
         return out
 
     def _one_field(self, lines: list[bytes], eol: bytes, k: int) -> list[bytes]:

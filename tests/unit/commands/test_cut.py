@@ -11,6 +11,21 @@ TABS = b"a\tb\tc\nx\ty\nnone\n"
 
 CASES = [
     ["-d:", "-f2"],
+    # one range, split only as far as it reaches
+    ["-d:", "-f3-"],
+    ["-d:", "-f4-"],
+    ["-d:", "-f9-"],
+    ["-d:", "-f1-"],
+    ["-d:", "-sf1-"],
+    ["-d:", "-sf2-"],
+    ["-d:", "-f2-3"],
+    ["-d:", "-f1-2"],
+    ["-d:", "-f3-7"],
+    ["-d:", "-sf2-3"],
+    ["-d:", "-f2-", "--output-delimiter=XY"],
+    ["-d:", "-f2-3", "--output-delimiter=", "-z"],
+    ["-d:", "-f2-", "-z"],
+    ["-d:", "-f2-", "--complement"],
     ["-d:", "-f1,3"],
     ["-d:", "-f2-"],
     ["-d:", "-f-2"],
