@@ -396,7 +396,23 @@ PRINTF = [
     case('BEGIN { OFMT = "%.2f"; print 3.14159, 10, 1e20; x = 2.5; print x }'),
 ]
 
+FIELD_TEXT = "10 ERROR x\n10.0 error y\n 1e1 ERROR\n\nq\n0x1A ERRORS 3\n"
 FIELDS = [
+    # a constant field compared with a string: the field's text as it is (_fcs)
+    case('$2 == "ERROR" { n++ } END { print n + 0 }', stdin=FIELD_TEXT),
+    case('"ERROR" != $2 { print NR }', stdin=FIELD_TEXT),
+    case('$1 == "10" { print NR ": " $0 }', stdin=FIELD_TEXT),
+    case('$1 < "2" { print NR }', stdin=FIELD_TEXT),
+    case('$3 >= "x" { print NR }', stdin=FIELD_TEXT),
+    case('$9 == "" { n++ } END { print n }', stdin=FIELD_TEXT),
+    case('{ $2 = 10; print ($2 == "10"), ($2 == "10.0") }', stdin=FIELD_TEXT),
+    case('{ $2 = 0.1 + 0.2; print ($2 == "0.3"), ($2 == 0.3) }', stdin=FIELD_TEXT),
+    case('BEGIN { CONVFMT = "%.2g" } { $3 = 3.14159; print ($3 == "3.1") }', stdin=FIELD_TEXT),
+    case('{ $0 = "a ERROR"; print ($2 == "ERROR") }', stdin=FIELD_TEXT),
+    case('{ NF = 1; print ($2 == "") }', stdin=FIELD_TEXT),
+    case('BEGIN { IGNORECASE = 1 } $2 == "error" { print NR }', stdin=FIELD_TEXT),
+    case("-v", "IGNORECASE=1", '$2 != "ERROR" { print NR }', stdin=FIELD_TEXT),
+    case("-F", ",", '$2 == "b" { print $1 }', stdin="a,b\nc,d\nb,b\n"),
     case('{ $2 = "X"; print; print NF }', stdin="a b c\n"),
     case("{ NF = 2; print }", stdin="a b c d\n"),
     case('{ NF = 5; print $0 "|" }', stdin="a b c\n"),

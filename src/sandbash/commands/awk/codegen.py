@@ -215,6 +215,8 @@ class ExprGen:
         """A value as a string comparison sees it (gawk compares inf and nan as "")."""
         if kind == STR:
             return code
+        if code.startswith("_fv(") and code[4:-1].isdigit():
+            return f"_fcs({code[4:-1]})"  # a field's text as it is, without a strnum made of it
         return f"_cstr({code})"
 
     @staticmethod

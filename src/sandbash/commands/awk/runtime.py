@@ -431,6 +431,21 @@ class Runtime:
                 return cmpn(Input(v), y)
             return cmpn(v if v.__class__ is not Plain else str(v), y)
 
+        cstr = self.cmp_str
+
+        def fcs(i: int) -> str:
+            # `$2 == "ERROR"`: the string a comparison sees, what _cstr(_fv(i)) gives
+            f = rt.flds
+            if f is None:
+                f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]
+            if i <= len(f):
+                v = f[i - 1]
+                c = v.__class__
+                if c is str:
+                    return v  # type: ignore[no-any-return]
+                return str(v) if c is Plain else cstr(v)
+            return ""
+
         fidx = self.field_index
 
         def fvd(x: float) -> Value:
@@ -496,6 +511,7 @@ class Runtime:
                 "_scmp": self.scmp,
                 "_cmpn": cmpn,
                 "_fcmpn": fcmpn,
+                "_fcs": fcs,
                 "_fmod": math.fmod,
                 "_dre": self.dynamic_regex,
                 "_dmatch": lambda subject, source: self.dynamic_regex(source).test(subject),
