@@ -79,11 +79,11 @@ def test_awk_and_jq_caches_are_bounded_and_hold_no_budget() -> None:
         awk_regex.compile_regex(f"a[ab]{{{i % 30 + 3}}}q{i}")
         jq_text._compile(f"a[ab]{{{i % 30 + 3}}}q{i}", "")
     assert awk_regex._CACHE.held_bytes() <= RETAINED_MAX
-    assert jq_text._RX_CACHE.held_bytes() <= RETAINED_MAX
+    assert jq_text._rx_cache().held_bytes() <= RETAINED_MAX
     # a run binds its budget to a copy: the cached objects stay budget-free
     got = run_command(["jq", "-c", '[.[] | test("(a)\\\\1")]'], stdin=b'["aa","ab"]')
     assert got.stdout == b"[true,false]\n"
-    cached = jq_text._RX_CACHE.get(("(a)\\1", ""))
+    cached = jq_text._rx_cache().get(("(a)\\1", ""))
     assert cached is not None and cached.rx._budget is None
     got = run_command(["awk", '{ r = "(b)+"; print ($0 ~ r) }'], stdin=b"abb\n")
     assert got.stdout == b"1\n"

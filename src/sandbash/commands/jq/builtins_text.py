@@ -8,12 +8,10 @@ the end or before a final newline, `.` not matching a newline unless the
 
 from __future__ import annotations
 
-import base64
 import binascii
 import functools
 from collections.abc import Callable, Iterator
 
-from ...regex import RETAINED_MAX, RegexError, compile_regex
 from ...textcache import TextLRU
 from .builtins_core import FNative, Registry, cartesian, value
 from .decode import decode_text
@@ -176,6 +174,8 @@ def _html(v: Any) -> str:
 
 
 def _b64(v: Any) -> str:
+    import base64  # (~1 M instructions: for the programs that encode)
+
     return base64.b64encode(tostring(v).encode("utf-8", "surrogatepass")).decode("ascii")
 
 
@@ -190,10 +190,14 @@ def _b64d(v: Any) -> str:
     if len(body) % 4 == 1:
         raise type_error(s, "trailing base64 byte found")
     padded = body + "=" * (-len(body) % 4)
+    import base64
+
     return decode_text(base64.b64decode(padded))
 
 
 def _b32(v: Any) -> str:
+    import base64
+
     return base64.b32encode(tostring(v).encode("utf-8", "surrogatepass")).decode("ascii")
 
 
@@ -201,6 +205,8 @@ def _b32d(v: Any) -> str:
     s = tostring(v)
     body = s.rstrip("=")
     padded = body + "=" * (-len(body) % 8)
+    import base64
+
     try:
         return decode_text(base64.b32decode(padded))
     except (binascii.Error, ValueError):
@@ -258,6 +264,8 @@ class _Rx:
             prefix += "(?s)"
         src = prefix + _normalize(pattern)
         icase = "i" in flags
+        from ...regex import RegexError, compile_regex  # (RE2: for the programs with a regex)
+
         try:
             self.rx = compile_regex(src, "pcre", icase=icase)
             self.rx_nl = None
@@ -365,18 +373,22 @@ def _group_names(p: str) -> list[str | None]:
     return names
 
 
-# shared by every run of the process: bounded in entries, pattern text and compiled size (T-TEN-5)
-_RX_CACHE: TextLRU[tuple[str, str], _Rx] = TextLRU(256, retained=RETAINED_MAX)
+@functools.cache
+def _rx_cache() -> TextLRU[tuple[str, str], _Rx]:
+    """Shared by every run of the process: bounded in entries, pattern text and compiled size
+    (T-TEN-5); made by the first regex, with the regex layer."""
+    from ...regex import RETAINED_MAX
+
+    return TextLRU(256, retained=RETAINED_MAX)
 
 
 def _compile(pattern: str, flags: str) -> _Rx:
     key = (pattern, flags)
-    rx = _RX_CACHE.get(key)
+    cache = _rx_cache()
+    rx = cache.get(key)
     if rx is None:
         rx = _Rx(pattern, flags)
-        _RX_CACHE.put(
-            key, len(pattern), rx, rx.rx.retained + (rx.rx_nl.retained if rx.rx_nl is not None else 0)
-        )
+        cache.put(key, len(pattern), rx, rx.rx.retained + (rx.rx_nl.retained if rx.rx_nl is not None else 0))
     return rx
 
 
