@@ -127,6 +127,15 @@ CASES: list[tuple[list[str], bytes]] = [
     (["nl", "-nxx"], b""),
     (["nl", "-w0"], b""),
     (["nl"], b"a\nb"),
+    # whole batches numbered at once (no section markers; t, n, or a without -l)
+    (["nl", "-ba", "-nrz", "-w4", "-v", "-3", "-i", "2", "t.txt"], b""),
+    (["nl", "-ba", "-nln", "-s", "%d%s|", "t.txt", "-", "t.txt"], LINES),
+    (["nl", "-bn", "-w2", "t.txt"], b""),
+    (["nl", "-bt", "-nrn", "-i", "-5", "-s", ""], LINES * 300),
+    (["nl", "-ba", "-l", "3"], b"a\n\n\n\n\n\n\nb\n" * 2000),
+    (["nl", "-ba", "-w1"], b"x\n" * 20000),
+    (["nl", "-bt"], b"a\n\n" * 3000 + b"\\:\\:\nb\n\n\\:\nc\n\\:\\:\\:\nd\n"),
+    (["nl", "-ha", "-fn", "-bpb"], b"b\nc\n\\:\\:\\:\nh\n\\:\\:\nbb\n\\:\nf\n" * 2000),
 ]
 
 

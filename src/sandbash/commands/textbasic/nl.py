@@ -227,11 +227,38 @@ def cmd_nl(ctx: Ctx) -> int:
             out.write(blank_prefix)
         out.write(line + (b"\n" if terminated else b""))
 
+    pattern = {"ln": b"%-*d", "rz": b"%0*d"}.get(fmt, b"%*d") + sep.replace(b"%", b"%%") + b"%s\n"
+    plain = blank_prefix + b"%s\n"
+
+    def batch(lines: list[bytes]) -> bool:
+        """A batch without section markers under `t`, `n`, or `a` without -l: numbered in one
+        comprehension per batch (the same text as handle's, line by line)."""
+        style = state.style
+        kind = style.kind
+        if kind == "p" or (kind == "a" and join > 1) or (markers and not markers.keys().isdisjoint(lines)):
+            return False
+        n = state.line
+        if kind == "n":
+            out.write(b"".join([plain % line for line in lines]))
+            return True
+        parts: list[bytes] = []
+        append = parts.append
+        for line in lines:
+            if line or kind == "a":
+                append(pattern % (width, n, line))
+                n += incr
+            else:
+                append(plain % line)
+        state.line = n  # (blanks count only under `a` with -l, which goes line by line)
+        out.write(b"".join(parts))
+        return True
+
     inputs = ctx.inputs(files, read_error="{name}: {err}", flush=out.flush)
     for _name, stream in inputs:
         with inputs.reading():
             for lines, _tail in split_records(ctx, stream):
-                for line in lines:
-                    handle(line, True)
+                if not batch(lines):
+                    for line in lines:
+                        handle(line, True)
     out.flush()
     return inputs.status
