@@ -419,3 +419,17 @@ def test_sed_block_substitution_is_bounded() -> None:
             ["sed", "-n", "s/x*/&&/gp"], b"x" * 600_000 + b"\n", limits=Limits(max_string_length=1 << 20)
         )
     assert e.value.kind == LimitKind.MAX_STRING_LENGTH
+
+
+@pytest.mark.parametrize(
+    "argv", [["sed", "s/x*/-/g"], ["sed", "-n", "/q*/p"], ["sed", "s/x/y/"], ["sed", "/q/!d"]]
+)
+def test_block_paths_answer_the_deadline(argv: list[str]) -> None:
+    """A long input through sed's block paths ends at the run's deadline (the per-match loops check
+    it every 4096 matches): which limit ended it is asserted, not how fast."""
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    data = b"xx qq row\n" * 3_000_000  # 30 MB: many seconds of matches on any machine
+    with pytest.raises(LimitExceeded) as e:
+        run_command([*argv, "f"], files={"f": data}, limits=Limits(timeout=0.3, max_memory=1 << 30))
+    assert e.value.kind == LimitKind.TIMEOUT
