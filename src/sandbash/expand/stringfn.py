@@ -285,26 +285,27 @@ def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]
     if plan is _value:  # `$x`: param_fn's `value` in the step (one frame less)
         lookup = ex.env.lookup
         name = p.name
+        rest = _unquoted_rest(ex, p)
 
         def unquoted_scalar(out: list[str]) -> None:
             # (letters and digits alone, `$k` of a count: no IFS whitespace and nothing to glob,
             # known from one test, without the four)
             var = lookup(name)
-            if var is not None and type(var) is Var and type(value := var.value) is str:
-                if (
-                    value
-                    and len(value) <= CHARGE_FROM
-                    and (
-                        value.isalnum()
-                        or not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
-                    )
-                    and ifs() == " \t\n"
-                ):
-                    out.append(value)
-                else:
-                    fields(value, out)
+            if (
+                var is not None
+                and type(var) is Var
+                and type(value := var.value) is str
+                and value
+                and len(value) <= CHARGE_FROM
+                and (
+                    value.isalnum()
+                    or not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+                )
+                and ifs() == " \t\n"
+            ):
+                out.append(value)
             else:
-                fields(general(ex, p, False, None, var), out)
+                rest(var, out)
 
         return unquoted_scalar
     get = _planned_fn(ex, p, plan, False, _same, sys.maxsize)
@@ -323,6 +324,28 @@ def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]
             fields(value, out)
 
     return unquoted_param
+
+
+def unquoted_scalar_rest(ex: Expander, p: A.Param) -> Callable[[Var | None, list[str]], None] | None:
+    """For an unquoted $x whose plan is the value itself (fastparam._value): the fields of what
+    looking `x` up found, the general way (a string split by IFS and globbed, a long one charged,
+    unset, an array's element 0, `set -u`'s error...); the caller adds a plain one-field string
+    itself, as unquoted_param_step's does. None: another shape."""
+    if p.op is not None or p.prefix or _plan(ex, p) is not _value:
+        return None
+    return _unquoted_rest(ex, p)
+
+
+def _unquoted_rest(ex: Expander, p: A.Param) -> Callable[[Var | None, list[str]], None]:
+    fields = ex.unquoted_value_fields
+
+    def unquoted_rest(var: Var | None, out: list[str]) -> None:
+        if var is not None and type(var) is Var and type(value := var.value) is str:
+            fields(value, out)
+        else:
+            fields(general(ex, p, False, None, var), out)
+
+    return unquoted_rest
 
 
 def _unquoted_op_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:

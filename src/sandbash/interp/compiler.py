@@ -41,7 +41,7 @@ from ..expand.arith import GEN_LONGEST, HOT_CALLS, ArithError, generated_of
 from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site, varying_site
-from ..expand.segments import CHARGE_FROM, static_word
+from ..expand.segments import CHARGE_FROM, maybe_glob, static_word
 from ..expand.stringfn import (
     arith_step,
     dq_param_step,
@@ -50,6 +50,7 @@ from ..expand.stringfn import (
     join_fn,
     string_fn,
     unquoted_param_step,
+    unquoted_scalar_rest,
     value_fn,
 )
 from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
@@ -1065,6 +1066,15 @@ class Compiler:
         if (
             len(plan) == 2
             and type(plan[0]) is str
+            and not (refs and is_array_ref_text(words[1].text))
+            and len(words[1].parts) == 1
+            and type(param := words[1].parts[0]) is A.Param
+            and (unquoted_rest := unquoted_scalar_rest(expander, param)) is not None
+        ):
+            return _argv_unquoted(ex, plan[0], param.name, unquoted_rest)  # type: ignore[arg-type]
+        if (
+            len(plan) == 2
+            and type(plan[0]) is str
             and type(plan[1]) is not str
             and type(plan[1]) is not partial
         ):
@@ -1101,6 +1111,59 @@ class Compiler:
             return out
 
         return argv
+
+
+def _argv_unquoted(
+    ex: Executor, head: str, name: str, rest: Callable[[Var | None, list[str]], None]
+) -> Callable[[], list[str]]:
+    """A name and an unquoted `$x` (`f $k`, `g $n`): the unrolled argv of one word and one
+    expansion with stringfn.unquoted_param_step's one-field case inline, `x` read from the
+    innermost scope as argv_scalar reads it and IFS tested in this frame: a plain string that is
+    not long, holds no default IFS character and nothing to glob is one word while IFS is the
+    default; anything else (with the same lookup) unquoted_scalar_rest's way."""
+    expander = ex.expander
+    sh = ex.sh
+    lookup = expander.env.lookup
+    ifs = expander.env.ifs
+    store = ex.state.vars
+    scopes = store.scopes  # (the store's own for good, as argv_scalar holds them)
+    names = store.local_names  # (one set for the store's life: VarStore.local_names)
+    inner = name not in NOT_PLAIN  # (never computed as read: the innermost binding is lookup's)
+
+    def argv_unquoted() -> list[str]:
+        expander._arg_bytes = 0  # (Expander.begin_argv inline)
+        if expander._held:
+            expander.give_back_fields()
+        if not inner or (var := scopes[-1].get(name)) is None or var.attrs & NAMEREF:
+            var = lookup(name)
+        if (
+            var is not None
+            and type(var) is Var
+            and type(v := var.value) is str
+            and v
+            and len(v) <= CHARGE_FROM
+            and (v.isalnum() or not (" " in v or "\t" in v or "\n" in v or maybe_glob(v)))
+            and (
+                # IFS is the default: unset, or the globals' plain " \t\n" where no function
+                # scope binds it (Shell.ifs's answer then, without its call), else Shell.ifs
+                (
+                    (len(scopes) == 1 or "IFS" not in names)
+                    and (
+                        (f := scopes[0].get("IFS")) is None or (f.value == " \t\n" and not f.attrs & NAMEREF)
+                    )
+                )
+                or ifs() == " \t\n"
+            )
+        ):
+            out = [head, v]
+        else:
+            out = [head]
+            rest(var, out)
+        if len(out) > sh.rt.limits.max_arguments:
+            expander.end_argv(out)
+        return out
+
+    return argv_unquoted
 
 
 CaseTest = Callable[[str, bool, bool], object]
