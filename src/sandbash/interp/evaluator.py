@@ -16,8 +16,8 @@ from .builtin_table import SPECIAL
 from .calls import call_function
 from .control import AbortCommand, ErrexitTriggered, ExitShell, LoopControl
 from .jobs import child_exited, cleanup_dead_jobs, fresh_table, release_ended, report_death, sole_command
-from .loops import LoopFrame, loop_header, loop_words, run_select
-from .variables import NOT_PLAIN, AssignError, valid_ref_target
+from .loops import LoopFrame, item_store, loop_header, loop_words, run_select
+from .variables import AssignError, valid_ref_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -305,8 +305,8 @@ class Evaluator:
         mode = st.run_mode
         # an existing plain variable takes each word without set_var's tests (store_plain: not a
         # nameref, no attribute but -x, set -a off); any other the general way below
-        store_plain = self.va.store_plain if name not in NOT_PLAIN else None
         rt = self.sh.rt
+        store_item = item_store(st, rt, self.va, name) if items else None  # (none: no lookups made)
         with self.loop_frame(held) as loop:
             n = 0  # (the step count: see LoopFrame)
             stop = loop.stop
@@ -324,7 +324,7 @@ class Evaluator:
                             status = skipped  # (extdebug skips the item: the trap's status is
                             continue  # the loop's until a body runs, bash's execute_for_command)
                     try:
-                        if store_plain is not None and store_plain(name, item):
+                        if store_item is not None and store_item(item):
                             pass
                         elif (ref := st.vars.find(name)) is not None and ref.attrs & NAMEREF:
                             if not valid_ref_target(item):

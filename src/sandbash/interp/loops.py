@@ -9,15 +9,74 @@ from __future__ import annotations
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import Budget, LimitExceeded, LimitKind
+from ..shvars.vars import EXPORT, TWO_GRAINS
 from ..syntax import ast as A
 from .control import BreakLoop, ExitShell, LoopControl
 from .jobs import cleanup_dead_jobs
-from .variables import AssignError
+from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .evaluator import Evaluator
+    from .runtime import Runtime
     from .state import ShellState
+    from .variables import Variables
+
+_NOT_EXPORT = ~EXPORT
+
+
+def item_store(st: ShellState, rt: Runtime, va: Variables, name: str) -> Callable[[str], bool] | None:
+    """A `for` loop's store of each word into its variable `name`: Variables.store_plain's
+    common case with the loop's lookups made once (an existing string of the innermost scope,
+    or of the globals where no function scope binds the name, without attributes beyond -x,
+    `set -a` off, the word within max_string_length: the change in bytes charged, then the word
+    stored), else store_plain itself; True when stored, False for set_var's way (store_plain's
+    answer). None: a name store_plain does not take (NOT_PLAIN). The store, the options and
+    the run's limits are the shell's for the whole loop (a function the body calls pushes onto
+    the same scopes)."""
+    if name in NOT_PLAIN:
+        return None
+    vs = st.vars
+    scopes = vs.scopes
+    names = vs.local_names
+    acct = vs.acct
+    opts = st.opts
+    limits = rt.limits
+    store_plain = va.store_plain
+
+    def store(item: str) -> bool:
+        home = scopes[-1]
+        found = home.get(name)
+        if found is None and name not in names:
+            home = scopes[0]
+            found = home.get(name)
+        if (
+            found is None
+            or type(old := found.value) is not str
+            or found.attrs & _NOT_EXPORT
+            or opts["allexport"]
+            or len(item) > limits.max_string_length
+        ):
+            return store_plain(name, item)
+        # the change in bytes as value_size counts them, charged before the word is stored
+        if item.isascii() and old.isascii():
+            n = len(item) - len(old)
+        else:
+            n = (len(item) if item.isascii() else 4 * len(item)) - (len(old) if old.isascii() else 4 * len(old))
+        if n:
+            held = acct.held + n
+            if held >= 0 and acct.charged - TWO_GRAINS <= held <= acct.charged:
+                acct.held = held  # (MemAccount.add's common case, as VarStore.charge)
+                home.size += n
+                home.acct = acct
+            else:
+                vs.charge(home, n)
+        found.value = item
+        return True
+
+    return store
 
 
 class LoopFrame:
