@@ -271,6 +271,12 @@ def arith_step(ex: Expander, p: A.ArithSub, quoted: bool) -> Callable[[list[str]
     return arith
 
 
+def arith_text(ex: Expander, p: A.ArithSub) -> StrFn:
+    """The text of $(( )) as arith_step's steps make it (its evaluation bound, the text
+    remembered as a number), for a caller that adds the field itself."""
+    return text_fn(_arith_of(ex, p.word))
+
+
 def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
     """The fields of the argument $p (one unquoted parameter: $x, $1, ${x}, Expander.word's
     shape; with an operator or a prefix, _unquoted_op_step's) added to a command's words, with

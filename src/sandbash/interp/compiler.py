@@ -44,6 +44,7 @@ from ..expand.pattern import compile_pattern, glob_test, pattern_site, varying_s
 from ..expand.segments import CHARGE_FROM, maybe_glob, static_word
 from ..expand.stringfn import (
     arith_step,
+    arith_text,
     dq_param_step,
     dq_scalar_rest,
     dq_word_step,
@@ -1075,6 +1076,14 @@ class Compiler:
         if (
             len(plan) == 2
             and type(plan[0]) is str
+            and not (refs and is_array_ref_text(words[1].text))
+            and len(words[1].parts) == 1
+            and type(arith := words[1].parts[0]) is A.ArithSub
+        ):
+            return _argv_arith(ex, plan[0], arith_text(expander, arith))  # type: ignore[arg-type]
+        if (
+            len(plan) == 2
+            and type(plan[0]) is str
             and type(plan[1]) is not str
             and type(plan[1]) is not partial
         ):
@@ -1164,6 +1173,38 @@ def _argv_unquoted(
         return out
 
     return argv_unquoted
+
+
+def _argv_arith(ex: Executor, head: str, text: Callable[[], str]) -> Callable[[], list[str]]:
+    """A name and an unquoted $(( )) (`f $((n - 1))`): the unrolled argv of one word and one
+    expansion with the number's one field added here while IFS is the default (tested as
+    _argv_unquoted tests it), else Expander.arith_fields, which splits it by IFS."""
+    expander = ex.expander
+    sh = ex.sh
+    ifs = expander.env.ifs
+    fields = expander.arith_fields
+    store = ex.state.vars
+    scopes = store.scopes  # (the store's own for good)
+    names = store.local_names  # (one set for the store's life)
+
+    def argv_arith() -> list[str]:
+        expander._arg_bytes = 0  # (Expander.begin_argv inline)
+        if expander._held:
+            expander.give_back_fields()
+        t = text()
+        if (
+            (len(scopes) == 1 or "IFS" not in names)
+            and ((f := scopes[0].get("IFS")) is None or (f.value == " \t\n" and not f.attrs & NAMEREF))
+        ) or ifs() == " \t\n":
+            out = [head, t]
+        else:
+            out = [head]
+            fields(t, out)
+        if len(out) > sh.rt.limits.max_arguments:
+            expander.end_argv(out)
+        return out
+
+    return argv_arith
 
 
 CaseTest = Callable[[str, bool, bool], object]

@@ -64,7 +64,9 @@ def item_store(st: ShellState, rt: Runtime, va: Variables, name: str) -> Callabl
         if item.isascii() and old.isascii():
             n = len(item) - len(old)
         else:
-            n = (len(item) if item.isascii() else 4 * len(item)) - (len(old) if old.isascii() else 4 * len(old))
+            n = (len(item) if item.isascii() else 4 * len(item)) - (
+                len(old) if old.isascii() else 4 * len(old)
+            )
         if n:
             held = acct.held + n
             if held >= 0 and acct.charged - TWO_GRAINS <= held <= acct.charged:
