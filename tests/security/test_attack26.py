@@ -224,3 +224,81 @@ def test_python_shutil_and_glob_keep_to_the_grants(call: str, said: str) -> None
     assert said in text, text
     assert "readonly\ng\nd\nf\n" in text, text  # /ro as it was
     assert text.count("No such file or directory") == 5, text  # nothing copied or moved out
+
+
+# Fell and fixed (sec-attack25's leftover): a refused path run as a command (`/secret/s`) was
+# looked up twice, once for the gate and once to run it, each an audited fs:stat refusal, and
+# said 'No such file or directory' (127) where bash says EACCES's 'Permission denied' (126). The
+# gate's lookup now refuses it, once, with the policy's words; exec likewise.
+@pytest.mark.parametrize(
+    ("script", "said", "status"),
+    [
+        (
+            "/secret/s; echo $?",
+            "bash: line 1: /secret/s: Permission denied [policy: paths.no-grant]\n",
+            "126\n",
+        ),
+        (
+            "/secret/s a $(echo ran >&2); echo $?",
+            "bash: line 1: /secret/s: Permission denied [policy: paths.no-grant]\n",
+            "126\n",
+        ),
+        ("/secret; echo $?", "bash: line 1: /secret: Permission denied [policy: paths.no-grant]\n", "126\n"),
+        (
+            "command /secret/s; echo $?",
+            "bash: line 1: /secret/s: Permission denied [policy: paths.no-grant]\n",
+            "126\n",
+        ),
+        (
+            "x=$(/secret/s); echo $?",
+            "bash: line 1: /secret/s: Permission denied [policy: paths.no-grant]\n",
+            "126\n",
+        ),
+        (
+            "cd /; secret/s; echo $?",
+            "bash: line 1: secret/s: Permission denied [policy: paths.no-grant]\n",
+            "126\n",
+        ),
+        (
+            "shopt -s execfail; exec /secret/s; echo $?",
+            "bash: line 1: /secret/s: Permission denied [policy: paths.no-grant]\n"
+            "bash: line 1: exec: /secret/s: cannot execute: Permission denied [policy: paths.no-grant]\n",
+            "126\n",
+        ),
+    ],
+)
+def test_a_refused_path_run_is_one_refusal(script: str, said: str, status: str) -> None:
+    from sandbash import Bash
+    from sandbash.audit import Audit, ListSink
+    from sandbash.policy import Policy
+
+    sink = ListSink()
+    bash = Bash(
+        policy=Policy(paths=["/tmp:rw"], mode="remediation"),
+        audit=Audit([sink], decisions="deny"),
+        files={"/secret/s": "echo leaked\n"},
+    )
+    r = bash.exec(script)
+    assert (r.stdout, r.stderr) == (status, said)
+    refused = [e.fields["target"] for e in sink.events if e.kind == "decision"]
+    assert len(refused) == 1, refused
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("/tmp/none; echo $?", "bash: line 1: /tmp/none: No such file or directory\n127\n"),
+        ("/tmp; echo $?", "bash: line 1: /tmp: Is a directory\n126\n"),
+        ("echo 'echo ok' > /tmp/s; chmod +x /tmp/s; /tmp/s; echo $?", "ok\n0\n"),
+        (
+            "shopt -s execfail; exec /tmp/none; echo $?",
+            "bash: line 1: /tmp/none: No such file or directory\n127\n",
+        ),
+    ],
+)
+def test_granted_paths_still_run_or_fail_as_bash(script: str, expected: str) -> None:
+    from sandbash import Bash
+    from sandbash.policy import Policy
+
+    r = Bash(policy=Policy(paths=["/tmp:rw"], mode="remediation")).exec("{ " + script + "; } 2>&1")
+    assert r.stdout == expected

@@ -410,6 +410,7 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
     if not args:
         return 0
     env = {} if opts.has("c") else sh.va.exported_env()  # -c: an empty environment
+    sh.ex.refused_lookup = None
     kind, where = sh.ex.find_command(args[0])
     is_builtin = args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins
     if sh.ex.gate_refuses(args, "builtin" if is_builtin else kind):
@@ -447,11 +448,15 @@ def _exec_failure(sh: Shell, name: str) -> int:
     full = (
         name if name.startswith("/") else f"{sh.get_str('PWD') or sh.state.fs.cwd}/{name.removeprefix('./')}"
     )
-    st = sh.state.fs.try_stat(full)
-    if st is None:
-        sh.error(f"{full}: No such file or directory")
-        return 127
-    reason = "Is a directory" if st.is_dir else "" if st.perm & 0o111 else "Permission denied"
+    refused = sh.ex.refused_lookup
+    if refused is not None and refused[0] == name:  # the policy refused it in the lookup (audited once)
+        reason = refused[1]
+    else:
+        st = sh.state.fs.try_stat(full)
+        if st is None:
+            sh.error(f"{full}: No such file or directory")
+            return 127
+        reason = "Is a directory" if st.is_dir else "" if st.perm & 0o111 else "Permission denied"
     if not reason:
         return 0
     sh.error(f"{full}: {reason}")

@@ -78,6 +78,7 @@ class Executor:
         "expander",
         "va",
         "rd",
+        "refused_lookup",
         "ev",
         "pr",
         "last_cmdsub_status",
@@ -104,6 +105,9 @@ class Executor:
         self.dot_found = False
         # the name whose PATH search (not the hash table) gave find_command's last answer
         self.searched = ""
+        # a path name the policy refused in find_command's last answer, and why (audited once: the
+        # command is refused there, not looked up again)
+        self.refused_lookup: tuple[str, str] | None = None
 
     # ------------------------------------------------------------ simple commands
 
@@ -596,7 +600,13 @@ class Executor:
     def _first_word_refused(self, name: str, unhashed: bool = False) -> bool:
         gates = self.sh.rt.gates
         assert gates is not None
+        self.refused_lookup = None
         kind, runs = self.resolve_command(name, unhashed)
+        refused = self.refused_lookup
+        if kind == "" and refused is not None and refused[0] == name:
+            # the file itself is refused: said now, as the run's own lookup would (one decision)
+            self.sh.error(f"{name}: {refused[1]}")
+            return True
         refusal = gates.name_refusal(name, kind, runs)
         if refusal is None:
             return False
@@ -837,8 +847,12 @@ class Executor:
                 base in SHELL_NAMES or self._builtin_command(base)
             ):
                 return ("shell" if base in SHELL_NAMES else "command", name)
-            stat = st.fs.try_stat(name)
-            if stat is None:
+            try:
+                stat = st.fs.stat(name)
+            except FsError as e:
+                if e.rule:  # the policy refused the name (audited): bash's EACCES, status 126
+                    self.refused_lookup = (name, e.message)
+                    return "", e.message
                 return "", _NO_FILE
             if stat.is_dir:
                 return "", "Is a directory"
