@@ -266,9 +266,16 @@ def _declare_one(name: str, v: str, inline: bool) -> str:
     size = "VAR_OVERHEAD" if none else f"VAR_OVERHEAD + (len({v}) if {v}.isascii() else 4 * len({v}))"
     # (no value: a temporary binding of the call's to inherit is declare_local's)
     # (with the globals and this scope alone, nothing is below: temp_below walks from this scope,
-    # which does not hold the name, down to the globals, which it never looks at)
+    # which does not hold the name, down to the globals, which it never looks at. The caller's
+    # scope holding the name as no temporary binding, a recursion's `local left`, is the first
+    # temp_below finds: none to inherit, without its walk)
     below = (
-        f"\n    and not (len(scopes) > 2 and {name} in vs.local_names and vs.temp_below({name}) is not None)"
+        f"\n    and not (\n"
+        f"        len(scopes) > 2\n"
+        f"        and {name} in vs.local_names\n"
+        f"        and ((up := scopes[-2]).get({name}) is None or up.temp or up.tempvars is not None)\n"
+        f"        and vs.temp_below({name}) is not None\n"
+        f"    )"
         if none
         else ""
     )
