@@ -17,7 +17,7 @@ from ..identity import Identity
 from ..limits import Budget, Limits, MemoryHold
 from ..stdio.streams import BytesReader, Stream
 from ..vfs.errors import FsError
-from ..vfs.facade import FsView
+from ..vfs.facade import FsView, reopened_path
 from .gnuquote import quote
 from .options import (
     CommandSpec,
@@ -82,6 +82,7 @@ class Ctx:
         "net",
         "argv0",
         "read_stdin",
+        "reopened",
     )
 
     def __init__(
@@ -133,6 +134,8 @@ class Ctx:
         # whether an operand `-` was opened (GNU's have_read_stdin: the tools that close stdin
         # at exit check that close, invoke.py)
         self.read_stdin = False
+        # the files /dev/fd/N operands opened anew (_reopen): closed when the command ends (invoke)
+        self.reopened: list[Stream] = []
 
     # ------------------------------------------------------------ basics
 
@@ -236,8 +239,9 @@ class Ctx:
 
     # ------------------------------------------------------------ files
 
-    def open_in(self, path: str) -> Stream:
-        """Open an input operand: `-` is stdin; /dev/stdin and /dev/fd/N are fds."""
+    def open_in(self, path: str, reopen: bool = True) -> Stream:
+        """Open an input operand: `-` is stdin; /dev/stdin and /dev/fd/N are fds (a file one opened
+        anew unless `reopen` is False: gawk reads the descriptor itself)."""
         if path == "-":
             self.read_stdin = True
             return self.stdin
@@ -246,6 +250,9 @@ class Ctx:
             stream = self.fds.get(fd)
             if stream is None:  # (no such entry in /dev/fd)
                 raise FsError(errno.ENOENT, path)
+            again = self._reopen(path, stream, "r") if reopen else None
+            if again is not None:
+                return again
             if not stream.readable:
                 raise FsError(errno.EBADF, path)
             return stream
@@ -256,16 +263,37 @@ class Ctx:
         process substitution): read through open_in, never looked up in the filesystem."""
         return _dev_fd(path) is not None
 
-    def open_out(self, path: str, append: bool = False) -> Stream:
+    def open_out(self, path: str, append: bool = False, reopen: bool = True) -> Stream:
         fd = _dev_fd(path)
         if fd is not None:
             stream = self.fds.get(fd)
             if stream is None:
                 raise FsError(errno.ENOENT, path)
+            again = self._reopen(path, stream, "a" if append else "w") if reopen else None
+            if again is not None:
+                return again
             if not stream.writable:
                 raise FsError(errno.EBADF, path)
             return stream
         return self.fs.open(path, "a" if append else "w")
+
+    def _reopen(self, path: str, stream: Stream, mode: str) -> Stream | None:
+        """/dev/fd/N (or /dev/stdin|stdout|stderr) of a descriptor that holds a file: Linux opens the
+        link into /proc/self/fd anew, the file with its own offset and the mode asked for (`exec
+        4>g; cat /dev/fd/4` reads g, `tee /dev/fd/3` truncates it), through the filesystem and its
+        policy like any path; errors name /dev/fd/N. None for a pipe, device or buffer (shared as
+        it is) and for a file gone from its name (the descriptor itself is read then)."""
+        real = reopened_path(stream)
+        if not real:
+            return None
+        try:
+            again = self.fs.open(real, mode)
+        except FsError as e:
+            if e.code == errno.ENOENT:
+                return None
+            raise e.at(path) from None
+        self.reopened.append(again)
+        return again
 
     def inputs(
         self,
@@ -280,9 +308,9 @@ class Ctx:
 
         return Inputs(self, names, open_error, read_error, flush)
 
-    def read_input(self, path: str) -> bytes:
+    def read_input(self, path: str, reopen: bool = True) -> bytes:
         """The whole of an input operand (`-` is stdin), charged as `read_all` charges it."""
-        stream = self.open_in(path)
+        stream = self.open_in(path, reopen)
         data = self.read_all(stream)
         if stream is not self.stdin and _dev_fd(path) is None:
             stream.close()

@@ -100,6 +100,9 @@ def invoke(
             status = record.run(ctx)
         except CommandExit as e:
             status = e.status
+        finally:
+            if ctx.reopened:
+                _close_reopened(ctx)
         return _close_stdin(record, ctx, err, status)
     except MemoryError:
         # what slipped past the charged seams is still the memory limit, never an internal error
@@ -121,6 +124,16 @@ def invoke(
     except Exception as e:  # a bug in a command must not reach the caller as a traceback
         _say(err, f"{prefix(False)}{name()}: internal error ({type(e).__name__}: {e})\n")
         return 1
+
+
+def _close_reopened(ctx: Ctx) -> None:
+    """Close the files /dev/fd/N operands opened anew (Ctx._reopen), as the process's exit would."""
+    for stream in ctx.reopened:
+        try:
+            stream.close()
+        except (FsError, StreamError):
+            pass
+    ctx.reopened.clear()
 
 
 def _close_stdin(record: CommandRecord, ctx: Ctx, err: Stream | None, status: int) -> int:

@@ -257,7 +257,7 @@ def load_includes(ctx: Ctx, sources: list[Source]) -> list[Source]:
                 text = None
                 for candidate in (name, name + ".awk"):
                     try:
-                        text = ctx.read_input(candidate).decode("utf-8", "surrogateescape")
+                        text = ctx.read_input(candidate, reopen=False).decode("utf-8", "surrogateescape")
                         break
                     except FsError as e:
                         err = e
@@ -313,7 +313,7 @@ def run(ctx: Ctx, prog: str) -> int:
             sources.append(Source("cmd. line", value))
             continue
         try:
-            data = ctx.read_input(value)
+            data = ctx.read_input(value, reopen=False)
         except FsError as e:
             err.write(
                 f"{prog}: fatal: cannot open source file `{value}' for reading: {strerror(e.errno or 0)}\n".encode()

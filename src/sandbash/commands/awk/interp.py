@@ -592,7 +592,7 @@ class Interp(Runtime):
                 if ctx.fs.is_dir(name):
                     self.warn(f"warning: command line argument `{name}' is a directory: skipped")
                     return False
-                stream = ctx.open_in(name)
+                stream = ctx.open_in(name, reopen=False)
             except FsError as e:
                 raise FatalNoLoc(f"cannot open file `{name}' for reading: {strerror(e.errno or 0)}") from None
         self.reader = Reader(stream, self.ns, self.csv, ctx.checkpoint, ctx.budget)

@@ -166,7 +166,7 @@ class IOManager:
             out = self.stderr
         else:
             try:
-                stream = self.ctx.open_out(name, kind == ">>")
+                stream = self.ctx.open_out(name, kind == ">>", reopen=False)
             except FsError as e:
                 raise AwkFatal(f"cannot redirect to `{name}': {strerror(e.errno or 0)}") from None
             out = TextOut(stream, owned=not name.startswith("/dev/fd/"))
@@ -199,7 +199,7 @@ class IOManager:
         if rd is not None:
             return rd
         try:
-            stream = self.ctx.open_in(name)
+            stream = self.ctx.open_in(name, reopen=False)
             if name not in ("-", "/dev/stdin") and self.ctx.fs.is_dir(name):
                 return None
             if isinstance(stream, ClosedStream):  # (`getline < "-"` on a closed stdin: -1)
