@@ -5,6 +5,7 @@ kill bg fg disown logout suspend ulimit umask caller help."""
 from __future__ import annotations
 
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, Replaced, ReturnFromFunction
+from ..interp.jobs import SUBENV_PAREN, shell_level_down
 from ..interp.redirects import dev_fd
 from ..interp.state import init_bash_argv, pop_args, push_args
 from ..interp.variables import hash_entry
@@ -438,6 +439,10 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
         if opts.has("l"):
             arg0 = "-" + arg0
         found = (kind, where) if arg0 != args[0] else None
+        if not opts.has("c") and not sh.subenv & SUBENV_PAREN:
+            # (bash: so that a shell it starts has this one's level; not in a `( )`, which is
+            # a level deeper already)
+            shell_level_down(sh, env)
         status = sh.ex.run_external([arg0, *args[1:]], env, found)
     raise Replaced(status)
 

@@ -15,7 +15,17 @@ from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .calls import call_function
 from .control import AbortCommand, ErrexitTriggered, ExitShell, LoopControl
-from .jobs import child_exited, cleanup_dead_jobs, fresh_table, release_ended, report_death, sole_command
+from .jobs import (
+    SUBENV_PAREN,
+    child_exited,
+    cleanup_dead_jobs,
+    fresh_table,
+    mark_nofork,
+    release_ended,
+    report_death,
+    sole_command,
+    subshell_tail,
+)
 from .loops import LoopFrame, item_store, loop_header, loop_words, run_select
 from .variables import AssignError, valid_ref_target
 
@@ -201,6 +211,9 @@ class Evaluator:
         child = self.sh.fork()
         fresh_table(child)
         child.lone, self.sh.pending_lone = self.sh.pending_lone, None  # (`time ( ... )`)
+        child.subenv = SUBENV_PAREN
+        if child.lone is None:
+            mark_nofork(child, *subshell_tail(node.body))
         child.pending_args, self.sh.pending_args = (
             self.sh.pending_args,
             None,

@@ -36,14 +36,19 @@ from ..syntax.escapes import ansi_decoded, printable_name
 from ..vfs.bindir import COMMAND_DIRS, SHELL_NAMES
 from ..vfs.errors import FsError
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
-from .control import AbortCommand, ExitShell, ReturnFromFunction
+from .control import AbortCommand, ExitShell, Replaced, ReturnFromFunction
 from .jobs import (
+    SUBENV_COMSUB,
+    SUBENV_PIPE,
     child_exited,
     exec_tail,
+    execs_now,
     notify_dead_jobs,
     one_shot_now,
+    one_shot_tail,
     release_ended,
     report_death,
+    shell_level_down,
     take_signals,
 )
 from .state import DEBUG_SKIPPED, ONE_STATUS
@@ -264,6 +269,8 @@ class Executor:
         try:
             if trace is not None:
                 self.xtrace_line(" ".join(_xtrace_word(a) for a in argv))
+            if (cmd is sh.nofork or cmd is sh.one_shot) and execs_now(sh, cmd):
+                self._in_place_of_shell(argv)
             if rt.gates is None:
                 # dispatch() without gates to consult: straight to the run
                 name = argv[0]
@@ -294,15 +301,50 @@ class Executor:
                 rt.budget.release_memory(held)
             if len(procs) > mark:
                 self.pr.finish_procsubs(mark)
+            execd = sh.execs == 2
+            if sh.execs:
+                sh.execs = 0
         if sh.child_death is not None:
-            self._child_died(cmd, status)
+            self._child_died(cmd, status, execd)
+        if execd and sh.subenv & SUBENV_COMSUB:
+            # (a `$( )`'s function ended in it: the program was the subshell, no trap of it runs)
+            st.traps.pop("EXIT", None)
+            raise Replaced(status)
         st.last_status = status
         st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
         if status:
             self.ev.errexit_check(status)
         return status
 
-    def _child_died(self, cmd: A.SimpleCommand, status: int) -> None:
+    def _in_place_of_shell(self, argv: list[str]) -> None:
+        """The command about to run is one bash runs as the shell's own process (execve without
+        a fork: jobs.execs_now). A program (by itself or through `command`) gets SHLVL one less,
+        as from `exec` (run_external); in a `$( )`, a function's body ends in such a command in
+        turn (optimize_shell_function: its last, or the second of its last `;`, `&&`, `||`),
+        after which nothing of the shell runs, not a RETURN or EXIT trap the body set."""
+        sh = self.sh
+        st = self.state
+        name = argv[0]
+        fdef, builtin = _callable(st, name)
+        if fdef is not None:
+            body = fdef.body
+            if sh.subenv & SUBENV_COMSUB and isinstance(body, A.Group):
+                tail = one_shot_tail(body.body)
+                if tail is not None:
+                    sh.nofork = tail
+                    sh.nofork_checked = False  # (decided as the call starts, as bash decides it)
+                    sh.nofork_at = (len(st.frames) + 1, sh.eval_depth, len(st.sources))
+        elif builtin is None:
+            sh.execs = 1
+        elif name == "command":
+            # `command prog`: the program runs so too (not a builtin it names, nor `-v`/`-V`)
+            words = argv[1:]
+            while words and words[0] in ("-p", "--"):
+                words = words[1:]
+            if words and not words[0].startswith("-") and _callable(st, words[0])[1] is None:
+                sh.execs = 1
+
+    def _child_died(self, cmd: A.SimpleCommand, status: int, execd: bool = False) -> None:
         """The command ran a shell process that died of a signal (`bash -c 'kill -9 $$'`, or
         under `env`, `command`): bash, waiting for it in the foreground, reports it with its pid
         and the command's text (jobs.report_death). Not when the command made its own status of
@@ -313,8 +355,10 @@ class Executor:
         if status != 128 + sig:
             return
         if (
-            self.state.subshell and "EXIT" not in self.state.traps and exec_tail(sh.subshell_body) is cmd
-        ) or (sh.one_shot is cmd and one_shot_now(sh)):
+            execd  # (run in place of this shell: Executor._in_place_of_shell)
+            or (self.state.subshell and "EXIT" not in self.state.traps and exec_tail(sh.subshell_body) is cmd)
+            or (sh.one_shot is cmd and one_shot_now(sh))
+        ):
             sh.killed_by = sig  # bash ran it as the subshell (the `bash -c`) itself: that died of it
         elif not sh.subst_depth:
             # (at the line of the enclosing context, as a subshell's: a command over several
@@ -1052,6 +1096,14 @@ class Executor:
                 mark = getattr(st.hashed, "mark_dot", None)  # (a session restored it as a plain dict)
                 if mark is not None:
                     mark(name)
+        if self.sh.execs == 1:
+            # the shell's own process becomes the program (Executor._in_place_of_shell): bash
+            # lowers SHLVL first, unless in a pipeline stage that is no `( )` (SUBSHELL_PIPE)
+            self.sh.execs = 2
+            if not self.sh.subenv & SUBENV_PIPE:
+                if not own_env:
+                    env = dict(env)
+                shell_level_down(self.sh, env)
         if own_env:
             env["_"] = where  # bash puts the program's full path in the environment it builds as `_`
         self._exec_args(argv)

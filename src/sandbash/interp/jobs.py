@@ -332,12 +332,14 @@ def exec_tail(body: object) -> object:
     return node if isinstance(node, A.SimpleCommand) else None
 
 
-def one_shot_tail(node: object) -> object:
-    """The simple command a `bash -c` string ends with that bash runs as the shell's own process
-    (execve without a fork: evalstring.c's should_suppress_fork, and for `a; b`, `a && b`, `a || b`
-    the second, can_optimize_connection): the last command of the string, not negated, timed,
-    redirected or after `&`; None when there is none. Whether traps keep it from that is decided
-    as it runs (Executor._child_died)."""
+def one_shot_tail(node: object, redirs_ok: bool = False) -> object:
+    """The simple command a `bash -c` string (or a `$( )`'s, a `<( )`'s) ends with that bash runs
+    as the shell's own process (execve without a fork: evalstring.c's should_suppress_fork, and
+    for `a; b`, `a && b`, `a || b` the second, can_optimize_connection): the last command of the
+    string, not negated, timed, redirected (`redirs_ok`: a process substitution's may be) or after
+    `&`, nor the end of an and-or list after `;` (`a; b || c`: the second is no simple command);
+    None when there is none. Whether traps keep it from that is decided as it runs
+    (Executor._child_died, Executor.run_argv)."""
     from ..syntax import ast as A  # (once per `bash -c` string, at its last command)
 
     if isinstance(node, A.CommandList):
@@ -345,13 +347,90 @@ def one_shot_tail(node: object) -> object:
         if not items or items[-1].background or (len(items) > 1 and items[-2].background):
             return None
         node = items[-1].cmd
+        if len(items) > 1 and isinstance(node, A.AndOr) and node.rest:
+            return None
     if isinstance(node, A.AndOr):
         node = node.rest[-1][1] if node.rest else node.first
     if isinstance(node, A.Pipeline):
         if len(node.cmds) != 1 or node.negate or node.timed:
             return None
         node = node.cmds[0]
-    return node if isinstance(node, A.SimpleCommand) and not node.redirs else None
+    if isinstance(node, A.SimpleCommand) and (redirs_ok or not node.redirs):
+        return node
+    return None
+
+
+def subshell_tail(body: object) -> tuple[object, bool]:
+    """The simple command a `( )` runs as its own process, and whether traps set by then may keep
+    it from that: the whole of the body (redirected or not: execute_in_subshell's CMD_NO_FORK,
+    never kept from it), else the second of a last `;`, `&&` or `||` (optimize_subshell_command:
+    as a `bash -c` string's, decided as it runs)."""
+    node = sole_command(body)
+    from ..syntax import ast as A  # (a `( )`: its module is loaded by then)
+
+    if isinstance(node, A.SimpleCommand):
+        return node, False
+    return one_shot_tail(body), True
+
+
+# Shell.subenv: what bash's subshell_environment tells of a shell
+SUBENV_PAREN = 1  # a `( )` (its `$( )` too)
+SUBENV_PIPE = 2  # a pipeline stage that is no `( )`
+SUBENV_COMSUB = 4  # a `$( )`
+
+
+def mark_nofork(child: Shell, node: object, checked: bool) -> None:
+    """`node` is the simple command bash would run as `child`'s own process (Shell.nofork)."""
+    child.nofork = node
+    child.nofork_checked = checked
+    child.nofork_at = (len(child.state.frames), child.eval_depth, len(child.state.sources))
+    child.kept_exit = child.state.traps.get("EXIT") == ""
+
+
+def execs_now(sh: Shell, cmd: object) -> bool:
+    """Whether `cmd`, about to run in `sh`, is what bash runs as the shell's own process: its
+    `nofork` (the traps allowing, when that is checked) or a `bash -c` string's last command."""
+    if cmd is sh.nofork:
+        st = sh.state
+        if (len(st.frames), sh.eval_depth, len(st.sources)) != sh.nofork_at:
+            return False
+        return not sh.nofork_checked or runs_as_process(sh)
+    return cmd is sh.one_shot and one_shot_now(sh)
+
+
+def shell_level(text: str | None) -> int:
+    """SHLVL's value as bash reads it (legal_number: a decimal number, blanks around it), else 0."""
+    text = (text or "").strip(" \t\n\v\f\r")
+    digits = text[1:] if text[:1] in "+-" else text
+    return int(text) if digits.isdigit() and digits.isascii() else 0
+
+
+def shell_level_down(sh: Shell, env: dict[str, str]) -> None:
+    """bash's adjust_shell_level(-1) before it execs a program in place of a shell (a subshell's
+    last command, `exec`): SHLVL, as a number (else 0), one less, never below 0, and exported."""
+    level = shell_level(sh.va.get_str("SHLVL")) - 1
+    if level < 0:
+        level = 0
+    elif level >= 1000:
+        sh.warn(f"shell level ({level}) too high, resetting to 1")
+        level = 1
+    env["SHLVL"] = str(level)
+
+
+def runs_as_process(sh: Shell) -> bool:
+    """Whether bash would still exec the command `sh.nofork` names now, the traps allowing
+    (should_optimize_fork): not from a trap, with no EXIT or ERR trap nor a signal's handler in
+    force (an ignored signal, DEBUG and RETURN do not count)."""
+    st = sh.state
+    if st.in_trap:
+        return False
+    kept = sh.kept_exit  # (an ignored EXIT trap a subshell inherits does not count: reset_signal_handlers)
+    return not any(
+        (name == "EXIT" and not (kept and h == ""))
+        or name == "ERR"
+        or (h and name not in ("DEBUG", "RETURN"))
+        for name, h in st.traps.items()
+    )
 
 
 def one_shot_now(sh: Shell) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 
 from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, thread_deadline
 from ..shvars.arrays import IndexedArray
-from ..shvars.vars import EXPORT, INTEGER, READONLY, Var
+from ..shvars.vars import INTEGER, READONLY, Var
 from ..stdio.streams import BufferWriter, BytesReader, NullStream, SigPipe, Stream, capture_bound
 from ..syntax import ast as A
 from ..syntax.lexer import is_name
@@ -29,16 +29,22 @@ from .control import (
 from .executor import unparse_command
 from .jobs import (
     HOLDS,
+    SUBENV_COMSUB,
+    SUBENV_PAREN,
+    SUBENV_PIPE,
     child_exited,
     cleanup_dead_jobs,
     deliver_signal,
     end_of_subshell,
     fresh_table,
+    mark_nofork,
     next_job_number,
+    one_shot_tail,
     own_pid,
     release_ended,
     report_pipeline_death,
     sole_command,
+    subshell_tail,
     take_signals,
 )
 from .runtime import Job
@@ -123,14 +129,7 @@ class Processes:
             if f"BASH_FUNC_{fname}%%" in env:
                 state.functions[fname] = fdef
                 state.exported_funcs.add(fname)
-        level = self.va.get_str("SHLVL")
-        try:
-            child.set_var("SHLVL", str(int(level or "0") + 1))
-        except ValueError:
-            child.set_var("SHLVL", "1")
-        v = child.state.vars.find("SHLVL")
-        if v is not None:
-            v.attrs |= EXPORT
+        # (SHLVL: the environment's, one more, init_variables: `env -i bash` is at level 1)
         child.state.bashpid = self.sh.rt.new_pid()
         # a process of its own: its own $$ (a subshell of it keeps it), its parent's as $PPID
         child.state.pid = child.state.bashpid
@@ -331,6 +330,9 @@ class Processes:
         """Run a command substitution's body in its subshell, its standard output on `out`."""
         child = self.sh.fork(lazy=True)  # (this shell waits for it and drops it at the end)
         child.subst_depth = self.sh.subst_depth + 1
+        child.subenv |= SUBENV_COMSUB
+        if isinstance(body, A.CommandList):
+            mark_nofork(child, one_shot_tail(body), True)
         child.state.loop_depth = self.state.loop_depth  # `$(break)` in a loop: run_subshell_body
         child.state.fds[1] = out
         if not child.state.shopts["inherit_errexit"]:
@@ -399,6 +401,8 @@ class Processes:
         child = self.sh.fork(apart=True)
         child.subst_depth = self.sh.subst_depth + 1
         child.state.loop_depth = self.state.loop_depth
+        if isinstance(body, A.CommandList):
+            mark_nofork(child, one_shot_tail(body, redirs_ok=True), True)
         mine: Stream
         if direction == "<":
             child.state.fds[1] = pipe.writer
@@ -600,6 +604,7 @@ class Processes:
                     # stage runs it for its commands); extdebug may skip the stage's command
                     ran = DEBUG_SKIPPED if self.ex.debug_trap(cmd) else DEBUG_RAN
                 child = self.sh.fork(apart=lastpipe)  # (the last stage runs in this shell meanwhile)
+                child.subenv = SUBENV_PIPE  # (a `( )` stage's own subshell is SUBENV_PAREN)
                 if ran:
                     child.state.debug_ran = ran  # (so the stage's own command runs it no more)
                 if not isinstance(cmd, A.SimpleCommand):
@@ -724,6 +729,8 @@ class Processes:
     def run_background(self, cmd: A.Command) -> int:
         st = self.state
         child = self.sh.fork(apart=True)
+        child.subenv = 0
+        mark_nofork(child, _lone_simple(cmd), False)  # (`cmd &`: bash forks, then execs it)
         self.hand_over_args(child)
         if not st.opts["monitor"] and not st.stdin_redirected:
             child.state.fds[0] = NullStream()
@@ -803,6 +810,8 @@ class Processes:
         to_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
         from_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
         child = self.sh.fork(apart=True)
+        child.subenv = 0
+        mark_nofork(child, _lone_simple(node.body), False)  # (as `cmd &`)
         self.hand_over_args(child)
         child.state.fds[0] = to_child.reader
         child.state.fds[1] = from_child.writer
@@ -924,6 +933,13 @@ _NOT_SIGNALS = frozenset({"EXIT", "ERR", "DEBUG", "RETURN"})  # trap names that 
 MAX_INTERPRETER_SCRIPTS = 4
 
 
+def _lone_simple(cmd: object) -> object:
+    """`cmd` when it is one simple command (maybe a pipeline of it alone, not negated or timed)."""
+    if type(cmd) is A.Pipeline and len(cmd.cmds) == 1 and not cmd.negate and not cmd.timed:
+        cmd = cmd.cmds[0]
+    return cmd if type(cmd) is A.SimpleCommand else None
+
+
 def _reads_text(body: object) -> bool:
     """`body` is one simple command running eval, source or `.` (after builtin or command)."""
     if type(body) is not A.SimpleCommand:
@@ -937,8 +953,11 @@ def _reads_text(body: object) -> bool:
 def _stage_status(child: Shell, cmd: A.Command) -> int:
     if type(cmd) is A.SimpleCommand:  # (a lastpipe stage runs in the shell: bash tests it there)
         child.pipe_stage = (len(child.state.frames), child.eval_depth, len(child.state.sources))
-    try:
+    elif type(cmd) is A.Subshell:
         # a `( )` stage runs in the stage's own process, not in a subshell of it (bash forks once)
+        child.subenv = SUBENV_PAREN
+        mark_nofork(child, *subshell_tail(cmd.body))
+    try:
         return child.pr.run_subshell_body(cmd.body if type(cmd) is A.Subshell else cmd)
     except SigPipe:
         return 141

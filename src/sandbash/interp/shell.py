@@ -41,7 +41,7 @@ from .control import AbortCommand, ExitShell, KilledBySignal
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
 from .framestack import with_room
-from .jobs import cleanup_dead_jobs, notify_dead_jobs, one_shot_tail, take_signals
+from .jobs import cleanup_dead_jobs, notify_dead_jobs, one_shot_tail, shell_level, take_signals
 from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
@@ -257,6 +257,7 @@ class Shell:
         child.call_depth = self.call_depth
         child.entry_ignored = self.entry_ignored
         child.state.bashpid = self.rt.new_pid()
+        child.subenv = self.subenv
         return child
 
     def twin(self) -> Shell:
@@ -305,10 +306,7 @@ class Shell:
         scope["PWD"] = Var(cwd, EXPORT)
         if "OLDPWD" not in scope:
             scope["OLDPWD"] = Var(None, EXPORT)
-        try:
-            level = int(env.get("SHLVL", "0")) + 1
-        except ValueError:
-            level = 1
+        level = shell_level(env.get("SHLVL")) + 1
         scope["SHLVL"] = Var(str(level), EXPORT)
         defaults = {
             "IFS": " \t\n",
@@ -878,6 +876,21 @@ class Shell:
     child_death: tuple[int, int] | None = None
     subshell_body: object = None  # what this shell runs as a subshell (run_subshell_body)
     one_shot: object = None  # a `bash -c` string's last simple command (jobs.one_shot_tail)
+    # the simple command bash would run as this subshell's own process (execve, no fork): a
+    # `( )`'s, `$( )`'s or `<( )`'s last, an asynchronous command; a `$( )`'s function's last.
+    # `nofork_checked`: unless traps set by then keep it from that (jobs.runs_as_process);
+    # `nofork_at`: the calls, evals and sourced files it runs under (a function's last: in that
+    # call's body, not another's)
+    nofork: object = None
+    nofork_checked = False
+    nofork_at = (0, 0, 0)
+    kept_exit = False  # an ignored EXIT trap inherited: no trap for bash's fork optimisation
+    # what bash's subshell_environment says of this shell: SUBENV_PAREN, a `( )` (and what it
+    # runs in place: `$( )`); SUBENV_PIPE, a pipeline stage (a simple one, or a compound one not `( )`)
+    subenv = 0
+    # 1: the command now starting is one bash execs in place of this shell (Executor.run_argv);
+    # 2: a program ran so (run_external)
+    execs = 0
     # `time ( ... )`, `! ( ... )`: (1, or 2 for `time -p`, when timed; the text bash puts before
     # the subshell's when it reports its death), from Processes.exec_pipeline until the `( )`
     # forks (pending), then the subshell's own (lone: it times its body, run_subshell_body)
