@@ -26,6 +26,7 @@ from ..interp.jobs import (
     find_job,
     job_for,
     listed_jobs,
+    mark_foreign_dead,
     notify,
     notify_dead_jobs,
     own_pid,
@@ -205,7 +206,12 @@ def _wait(sh: Shell, argv: list[str]) -> int:
     if opts.has("n"):
         return _wait_any(sh, opts.args, var)
     if not opts.args:
+        # (the copied jobs of a `$( )` are no children of it: bash's waitpid fails, and it takes
+        # them as done, status 0, still listed: wait_for_background_pids' mark_all_jobs_as_dead)
+        mark_foreign_dead(sh)
         for job in sorted(sh.rt.jobs.values(), key=lambda j: j.jid):
+            if job.foreign:
+                continue
             interrupted = _await(sh, job)
             if interrupted:
                 return interrupted
@@ -231,6 +237,17 @@ def _wait(sh: Shell, argv: list[str]) -> int:
             status = found
             continue
         job = found
+        if job.foreign and not job.done.is_set():
+            # a job of the shell this `$( )` was forked from: no child to wait for, so bash's
+            # wait_for gives -1 at once; for a job spec, wait_for_job then marks every job dead
+            # and this one told about (mark_all_jobs_as_dead, J_NOTIFIED)
+            if spec.startswith("%"):
+                mark_foreign_dead(sh)
+                tell(sh, job)
+            if var is not None:
+                assign_ref(sh, var, str(job.pid))
+            status = -1
+            continue
         interrupted = _await(sh, job)
         if interrupted:
             return interrupted
@@ -319,6 +336,12 @@ def _wait_any(sh: Shell, specs: list[str], var: VarRef | None) -> int:
         chosen = [j for j in sh.rt.jobs.values() if not j.reported]
     if not chosen:
         return 127
+    if not any(j.done.is_set() for j in chosen) and not any(
+        not j.foreign and not j.done.is_set() for j in sh.rt.jobs.values()
+    ):
+        # only copied jobs of the parent's running and none of its own: waitpid fails, and bash
+        # takes them all as done, status 0 (wait_for_any_job's mark_all_jobs_as_dead)
+        mark_foreign_dead(sh)
     budget = sh.rt.budget
     while True:
         finished = [job for job in chosen if job.done.is_set()]
@@ -328,6 +351,8 @@ def _wait_any(sh: Shell, specs: list[str], var: VarRef | None) -> int:
         for job in finished:
             notify(sh, job)
             tell(sh, job)
+            if job.foreign:
+                notify_dead_jobs(sh)  # (bash's notify_of_job_status there: a `$( )` tells of all but $!)
             if var is not None:
                 assign_ref(sh, var, str(job.pid))
             return job.status or 0

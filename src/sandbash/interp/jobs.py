@@ -238,6 +238,37 @@ def fresh_table(sh: Shell) -> None:
     sh.rt = rt
 
 
+def copied_table(sh: Shell) -> None:
+    """A `$( )` or a simple pipeline stage, forked by bash, starts with a copy of its parent's job
+    table: `jobs` lists the parent's jobs as they were, a finished one told about in the copy
+    only; they are no children of this shell (Job.foreign): `wait` cannot wait for them. `kill`
+    still reaches the process."""
+    from .runtime import Job  # (the module is loaded: the parent made these jobs)
+
+    parent = sh.rt
+    fresh_table(sh)
+    rt = sh.rt
+    rt.reaped = dict(parent.reaped)
+    jobs = rt.jobs
+    for jid, job in parent.jobs.items():
+        done = job.done.is_set()
+        copy = Job(jid, job.pid, None, job.command, job.status if done else None)
+        if done:
+            copy.done.set()
+        copy.reported, copy.seen, copy.budget, copy.signal = job.reported, job.seen, job.budget, job.signal
+        copy.foreign = True
+        jobs[jid] = copy
+
+
+def mark_foreign_dead(sh: Shell) -> None:
+    """bash's mark_all_jobs_as_dead, when waitpid answers that this shell has no such child: the
+    copied jobs still running are taken as done, status 0 (what bash can tell of them)."""
+    for job in sh.rt.jobs.values():
+        if job.foreign and not job.done.is_set():
+            job.status = 0
+            job.done.set()
+
+
 def told_here(sh: Shell, job: Job) -> bool:
     """Whether telling `sh` of `job` marks the job: not when `sh` is a `$( )` or pipeline stage
     sharing its parent's table and `job` is its parent's (in bash it told a copy of it)."""

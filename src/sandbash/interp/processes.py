@@ -34,6 +34,7 @@ from .jobs import (
     SUBENV_PIPE,
     child_exited,
     cleanup_dead_jobs,
+    copied_table,
     deliver_signal,
     end_of_subshell,
     fresh_table,
@@ -41,6 +42,7 @@ from .jobs import (
     next_job_number,
     one_shot_tail,
     own_pid,
+    owns_table,
     release_ended,
     report_pipeline_death,
     sole_command,
@@ -331,6 +333,8 @@ class Processes:
         child = self.sh.fork(lazy=True)  # (this shell waits for it and drops it at the end)
         child.subst_depth = self.sh.subst_depth + 1
         child.subenv |= SUBENV_COMSUB
+        if self.sh.rt.jobs:
+            copied_table(child)  # (bash forks it: a copy of this shell's jobs, none its children)
         if isinstance(body, A.CommandList):
             mark_nofork(child, one_shot_tail(body), True)
         child.state.loop_depth = self.state.loop_depth  # `$(break)` in a loop: run_subshell_body
@@ -338,6 +342,10 @@ class Processes:
         if not child.state.shopts["inherit_errexit"]:
             child.state.opts["errexit"] = False
         status = child.pr.run_subshell_body(body)
+        if status < 0:
+            status &= 0xFF  # (`$(wait %1)` of a parent's job: -1, which the subshell's exit makes 255)
+        if self.sh.rt.live:
+            _await_holders(self.sh, out)
         child_exited(self.sh)
         if child.killed_by == 2:
             # bash's command_substitute: a substitution that died of SIGINT sends it to this shell
@@ -609,6 +617,8 @@ class Processes:
                     child.state.debug_ran = ran  # (so the stage's own command runs it no more)
                 if not isinstance(cmd, A.SimpleCommand):
                     fresh_table(child)  # (bash runs a compound stage as a subshell of its own)
+                elif self.sh.rt.jobs:
+                    copied_table(child)  # (a simple one is forked: `jobs | cat` lists a copy)
                 if i == 0:
                     self.hand_over_args(child)
             if prev_reader is not None:
@@ -742,12 +752,17 @@ class Processes:
     def _spawn_job(self, child: Shell, cmd: A.Command, command: str, on_end: Stream | None = None) -> Job:
         """Run `cmd` in `child` as a job of its own (`&`, `coproc`): a pid, a job number, a budget
         `kill` can stop; `on_end` (the coprocess's output) is closed when it ends."""
+        if not owns_table(self.sh):
+            # (a `$( )` or simple stage sharing its parent's table: bash's is a copy, which the
+            # job goes into, not the parent's: `x=$(sleep 1 &); jobs` lists nothing)
+            copied_table(self.sh)
         rt = self.sh.rt
         pid = rt.new_pid()
         child.state.bashpid = pid
         jid = next_job_number(rt.jobs)
         job_budget = JobBudget(rt.budget)
         job = Job(jid, pid, None, command, budget=job_budget, starter=self.sh)
+        job.fds = child.state.fds
         child.rt = rt.with_budget(job_budget)
         child.job_shell = True
         fresh_table(child)
@@ -821,7 +836,8 @@ class Processes:
         read_fd, write_fd = free[0], free[-1]
         st.fds[read_fd] = from_child.reader
         st.fds[write_fd] = to_child.writer
-        job = self._spawn_job(child, node.body, "coproc " + node.name, on_end=from_child.writer)
+        text = f"coproc {node.name} {unparse_command(node.body)}"  # (bash's jobs table: name and command)
+        job = self._spawn_job(child, node.body, text, on_end=from_child.writer)
         self.coproc = Coproc(node.name, job, ((read_fd, from_child.reader), (write_fd, to_child.writer)))
         try:
             self.va.set_array(node.name, [(None, str(read_fd), False), (None, str(write_fd), False)])
@@ -931,6 +947,23 @@ _NOT_SIGNALS = frozenset({"EXIT", "ERR", "DEBUG", "RETURN"})  # trap names that 
 
 # the kernel follows at most this many interpreters that are scripts themselves (then ELOOP)
 MAX_INTERPRETER_SCRIPTS = 4
+
+
+def _await_holders(sh: Shell, out: Stream) -> None:
+    """A `$( )`'s body is over: bash reads its pipe until every process holding it has closed it,
+    so the output of a job started in it (`$(cmd &)`, `$({ sleep 1; echo late; } & echo early)`)
+    is part of the value. Wait for the run's jobs whose descriptors still hold the capture (one
+    sent elsewhere, `$(sleep 9 >/dev/null &)`, is not waited for), within the run's deadline."""
+    budget = sh.rt.budget
+    while True:
+        holders = [
+            job
+            for job in list(sh.rt.live.values())
+            if job.fds is not None and not job.done.is_set() and any(s is out for s in list(job.fds.values()))
+        ]
+        if not holders:
+            return
+        holders[0].wait(budget)
 
 
 def _lone_simple(cmd: object) -> object:

@@ -69,6 +69,12 @@ class Job:
     # the shell whose `&` started it: a `$( )` or pipeline stage sharing its parent's table
     # tells of its own jobs, never of its parent's (those are a forked child's copies in bash)
     starter: object = None
+    # a copy of another shell's job in a `$( )`'s or simple pipeline stage's own table (bash's
+    # forked child): its state is what it was at the fork, it is no child of this shell to wait for
+    foreign: bool = False
+    # the descriptors of the job's shell (its state's own table, changed in place by redirections):
+    # a `$( )` waits for the jobs still holding its capture, as bash reads its pipe until EOF
+    fds: dict[int, Stream] | None = None
 
     def wait(self, budget: Budget, step: float = 0.05, until: float | None = None) -> bool:
         """Block until the job is done (True) or the monotonic time `until` has come (False),
