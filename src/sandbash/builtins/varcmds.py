@@ -368,8 +368,19 @@ def _declare_one(
     if not has_value and not local and sub is None and sh.va.is_dynamic(name):
         # bash finds the variable and so runs its getter (a listing shows the value read; RANDOM
         # moves on): once, and once more when declare changes its attributes
-        for _ in range(2 if cmd in ("declare", "typeset") and (set_attrs or clear_attrs) else 1):
-            sh.lookup(name)
+        reads = 2 if cmd in ("declare", "typeset") and (set_attrs or clear_attrs) else 1
+        if set_attrs & (ARRAY | ASSOC) and cmd in ("declare", "typeset"):
+            sh.va.ordinary_array(name, reads)  # (`declare -A RANDOM`: its value is element 0)
+        else:
+            for _ in range(reads):
+                sh.lookup(name)
+    if (
+        has_value
+        and not local
+        and (items is not None or set_attrs & (ARRAY | ASSOC))
+        and sh.va.is_dynamic(name)
+    ):
+        sh.va.ordinary_array(name)  # (`declare -a RANDOM=(1 2)`: an array of it, still -i)
     if sub is not None and cmd in ("readonly", "export"):
         sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
         return False

@@ -793,7 +793,8 @@ class Shell:
     def arith_index(self, name: str, sub: str) -> str:
         """The subscript of a read-modify-write (`a[RANDOM%6]++`, `a[i++] += 2`) evaluated once, as
         bash does: the index as text (an associative array's key is left as it is)."""
-        var = self.lookup(name)
+        # (RANDOM's stored variable: a lookup would read RANDOM once more than bash does)
+        var = self.state.vars.find(name) if name == "RANDOM" else self.lookup(name)
         val = var.value if var is not None else None
         if isinstance(val, AssocArray) or (var is not None and var.attrs & ASSOC):
             return sub
@@ -814,6 +815,8 @@ class Shell:
         index, which the generated function reads and stores (arith_put) without the text's
         round trip; anything else (another kind of variable, a text not compiled yet, a nested
         evaluation, a negative index before the start) arith_index's text, as before."""
+        if name == "RANDOM":
+            return self.arith_index(name, sub)  # (a lookup here would read RANDOM once more than bash)
         var = self.lookup(name)
         if var is not None and type(arr := var.value) is IndexedArray:
             ev = self._arith
@@ -955,6 +958,8 @@ class Shell:
         arith_index, arith_get and arith_set take as they are) and the element holds nothing to
         evaluate (unset, empty or a plain decimal number). None, nothing done: incdec's general
         way (arith_index, arith_get, arith_set), which also reports what is wrong."""
+        if name == "RANDOM":
+            return None  # (a lookup here would read RANDOM once more than bash does)
         var = self.lookup(name)
         if var is None:
             return None

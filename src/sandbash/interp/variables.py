@@ -159,6 +159,8 @@ _KEPT = _STORED_KEPT | frozenset(
 # the integer ones (bash's att_integer): an assigned value is kept as its arithmetic value;
 # LINENO and SECONDS (until a read makes it an integer) keep a decimal number, else 0
 _KEPT_INTEGER = frozenset({"RANDOM", "SRANDOM", "HISTCMD"})
+# the dynamic variables with bash's integer attribute, which an array made of one keeps (`-ai`)
+_INTEGER_DYNAMIC = frozenset({"RANDOM", "SRANDOM", "SECONDS", "BASHPID", "HISTCMD"})
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS"})
 # the option lists every shell stores as readonly variables without a value (Shell.init_variables):
@@ -1129,6 +1131,8 @@ class Variables:
                 return
         if sub == "":
             raise AssignError(f"{name}[]: bad array subscript")  # `a[]=x` (bash's valid_array_reference)
+        if sub is not None and scope is None and name in _STAYS_DYNAMIC:
+            self.ordinary_array(name)  # (`RANDOM[1]=3`: bash's convert_var_to_array)
         if scope is None:
             target_scope, var = self._scope_for_write(name)
             if (
@@ -1200,6 +1204,32 @@ class Variables:
             new = None  # the value seeded (or offset) the variable: reading it stays dynamic
         _charge(vars_, target_scope, value_size(new) - value_size(cur))
         var.value = new
+
+    def ordinary_array(self, name: str, reads: int = 2) -> None:
+        """A dynamic variable (RANDOM, SECONDS, LINENO, ...) made an array, by an element's or a
+        list's assignment or `declare -a/-A`: bash's convert_var_to_array keeps the value as
+        element 0 (read `reads` times: the last is kept) with the variable's integer attribute,
+        and the variable is an ordinary one from then on (`echo $RANDOM` gives that element).
+        Nothing for a function's own local of that name, or a name made ordinary already."""
+        st = self.state
+        if name not in _STAYS_DYNAMIC or name in st.unspecial:
+            return
+        scope, var = self._scope_for_write(name)
+        if scope.temp or (var is not None and self._function_local(name, var)):
+            return
+        dyn = None
+        for _ in range(reads):
+            dyn = self._dynamic(name)
+        st.unspecial.add(name)
+        value = dyn.value if dyn is not None and isinstance(dyn.value, str) else None
+        attrs = INTEGER if name in _INTEGER_DYNAMIC else 0
+        if var is None:
+            _charge(st.vars, scope, VAR_OVERHEAD + value_size(value))
+            scope[name] = Var(value, attrs)
+            return
+        _charge(st.vars, scope, value_size(value) - value_size(var.value))
+        var.value = value
+        var.attrs |= attrs
 
     def _store_through(
         self, name: str, value: str, sub: str | None, append: bool, parsed: A.Subscript | None
@@ -1639,6 +1669,8 @@ class Variables:
         if self.table_target(name, scope):
             self.fill_table(name, items)
             return
+        if scope is None and name in _STAYS_DYNAMIC:
+            self.ordinary_array(name, 1 if append else 2)  # (`RANDOM+=(7)`: [0] is what it reads)
         if scope is None:
             target_scope, var = self._scope_for_write(name)
         else:
@@ -1969,6 +2001,23 @@ class Variables:
         var = self.state.vars.find(name)
         if var is None and self.table_readonly(name):
             raise AssignError(f"{name}: cannot unset: readonly variable")
+        if (
+            (var is None or (var.value is None and not var.attrs & (READONLY | ARRAY | ASSOC)))
+            and sub
+            and name in _STAYS_DYNAMIC
+            and name not in self.state.unspecial
+        ):
+            # a dynamic variable is a scalar with a value: `unset RANDOM[0]` unsets it (and its
+            # meaning), another element is no array's (bash's unset_builtin)
+            try:
+                index = self.eval_index(sub, None) if sub not in ("@", "*") else -1
+            except AssignError:  # a negative index
+                index = -1
+            if index != 0:
+                if via_ref:
+                    return True
+                raise AssignError(f"{name}: not an array variable")
+            return self.unset_var(name)
         if var is None or sub == "":
             # (BASH_ALIASES, BASH_CMDS: bash leaves the tables alone; `unset 'a[]'` names no element)
             return True
