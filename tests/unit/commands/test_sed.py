@@ -429,7 +429,9 @@ def test_block_paths_answer_the_deadline(argv: list[str]) -> None:
     it every 4096 matches): which limit ended it is asserted, not how fast."""
     from sandbash.limits import LimitExceeded, LimitKind, Limits
 
-    data = b"xx qq row\n" * 3_000_000  # 30 MB: many seconds of matches on any machine
+    # 30 MB: 0.2 s of CPU for the quickest (s/x/y/) on a quiet machine, many seconds for the rest;
+    # a deadline well inside the quickest run
+    data = b"xx qq row\n" * 3_000_000
     with pytest.raises(LimitExceeded) as e:
-        run_command([*argv, "f"], files={"f": data}, limits=Limits(timeout=0.3, max_memory=1 << 30))
+        run_command([*argv, "f"], files={"f": data}, limits=Limits(timeout=0.05, max_memory=1 << 30))
     assert e.value.kind == LimitKind.TIMEOUT

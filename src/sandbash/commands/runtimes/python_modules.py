@@ -61,9 +61,9 @@ def _url_parts(split: bool) -> Callable[[str, str, bool], list[Any]]:
     (python_stdlib_text's result object holds them as attributes)."""
 
     def parts(url: str, scheme: str = "", allow_fragments: bool = True) -> list[Any]:
-        from urllib import parse
+        import urllib.parse
 
-        r = (parse.urlsplit if split else parse.urlparse)(url, scheme, allow_fragments)
+        r = (urllib.parse.urlsplit if split else urllib.parse.urlparse)(url, scheme, allow_fragments)
         try:
             port = r.port
         except ValueError:
@@ -79,8 +79,8 @@ _FORMAT_WIDTHS = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\d*)(?:\.(\d*))?")
 def _text_helpers(ctx: Ctx) -> dict[str, Any]:
     """The host side of python_stdlib_text's modules."""
     import pprint
+    import urllib.parse
     import uuid
-    from urllib import parse
 
     class Printer(pprint.PrettyPrinter):
         calls = 0
@@ -122,7 +122,7 @@ def _text_helpers(ctx: Ctx) -> dict[str, Any]:
 
     return {
         **{
-            n: getattr(parse, n)
+            n: getattr(urllib.parse, n)
             for n in (
                 "quote",
                 "quote_plus",
