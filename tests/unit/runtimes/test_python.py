@@ -141,10 +141,35 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
             "from subprocess import run; T = TimeoutError; SubprocessError = Exception",
         ),
         ("é = re.sub('a',\n  f,\n  s)", "é = _sb_sub(re, 'sub', 'a',\n  f,\n  s)"),
+        # methods of built-in types Monty lacks: _sb_method looks at the owner when it runs
+        ("s.translate(t)", "_sb_method(s, 'translate', t)"),
+        ("'{a}'.format_map(d)", "_sb_method('{a}', 'format_map', d)"),
+        ("n.bit_length()", "_sb_method(n, 'bit_length', )"),
+        ("t = str.maketrans('ab', 'cd')", "t = _sb_maketrans('ab', 'cd')"),
+        # the other edit is in the arguments (kept as written): both made
+        ("w.translate(str.maketrans(a, b))", "_sb_method(w, 'translate', _sb_maketrans(a, b))"),
+        # an owner holding another edit is copied as written, so that call is left to Monty
+        (
+            "import os\nos.popen(c).read().translate(t)",
+            "import os\n_sb_popen(c).read().translate(t)",
+        ),
     ],
 )
 def test_calls_monty_cannot_make_are_rewritten(source: str, expected: str) -> None:
     assert rewrite(source) == expected
+
+
+def test_prelude_builtins_run_only_when_named() -> None:
+    from sandbash.commands.runtimes.python_prelude import WHEN_NAMED
+    from sandbash.commands.runtimes.python_source import named_builtins
+
+    assert named_builtins("print(len(x), sorted(y), min(z))") == ""
+    assert named_builtins("print(round(x, 2))") == WHEN_NAMED["round"]
+    both = named_builtins("class A:\n    def __len__(s): return 1\n    def __lt__(s, o): return 0")
+    assert both == WHEN_NAMED["__len__"] + WHEN_NAMED["__lt__"]
+    # the rewrite's own names bring their functions
+    assert named_builtins(rewrite("re.sub(p, f, s)")) == WHEN_NAMED["_sb_sub"]
+    assert "def _sb_sub" not in named_builtins("rounded = 1")  # a word, not a part of one
 
 
 def test_stdlib_modules_run_only_when_named() -> None:

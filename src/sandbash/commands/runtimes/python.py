@@ -31,7 +31,7 @@ from .common import (
 from .python_modules import external_modules
 from .python_os import VfsOS
 from .python_prelude import PRELUDE
-from .python_source import rewrite, stdlib_modules
+from .python_source import named_builtins, rewrite, stdlib_modules
 from .python_stdlib import MODULES
 from .python_subprocess import Subprocess
 from .python_worker import MAX_NESTING, Nesting, Watchdog, WorkerUnavailable, checkout, pool
@@ -273,8 +273,11 @@ class _Run:
     def _feed(self, session: Any, lookup: dict[str, Any], handler: Any) -> int:
         """The prelude, then the program, in one checked-out session."""
         try:
+            program = rewrite(self.program.text)
             session.feed_run(
-                PRELUDE + "".join(MODULES[name][1] for name in stdlib_modules(self.program.text)),
+                PRELUDE
+                + named_builtins(program)
+                + "".join(MODULES[name][1] for name in stdlib_modules(self.program.text)),
                 inputs={"_sb_argv": list(self.program.argv)},
                 external_lookup=lookup,
                 os=handler,
@@ -284,7 +287,7 @@ class _Run:
             with Watchdog(session, self._should_stop) as dog:
                 try:
                     session.feed_run(
-                        rewrite(self.program.text),
+                        program,
                         external_lookup=lookup,
                         os=handler,
                         print_callback=self._print,

@@ -463,6 +463,30 @@ def _sb_writelines(target, lines):
         target.write(line)
 
 
+def exit(code=None):
+    _sb_exit(code)
+
+
+quit = exit
+
+
+def input(prompt=''):
+    if prompt:
+        _sb_sys.stdout.write(str(prompt))
+    line = _sb_sys.stdin.readline()
+    if not line:
+        _sb_eof()
+    if line.endswith('\n'):
+        line = line[:-1]
+    return line
+'''
+
+
+# Run only when the program (as rewritten) names the word: each replaces or adds a builtin Monty
+# lacks or gets wrong, at the price of a Python-level call, which a program that never names it
+# should not pay.
+WHEN_NAMED: dict[str, str] = {
+    "_sb_sub": r"""
 def _sb_sub(owner, name, *args, **kwargs):
     # owner.sub/subn(...) where owner may be the re module or a compiled pattern: Monty's re takes
     # only a string as the replacement and has no subn. Anything else's sub is its own.
@@ -498,22 +522,233 @@ def _sb_sub_with(compiled, name, repl, string, count=0):
     pieces.append(string[at:])
     joined = (b'' if isinstance(string, bytes) else '').join(pieces)
     return (joined, done) if name == 'subn' else joined
+""",
+    "_sb_method": r"""
+def _sb_method(owner, name, *args, **kwargs):
+    # owner.name(...) where Monty's built-in type lacks the method; anything else's is its own
+    if type(owner) is str and name == 'translate' and len(args) == 1 and not kwargs:
+        return _sb_translate(owner, args[0])
+    if type(owner) is str and name == 'format_map' and len(args) == 1 and not kwargs:
+        return owner.format(**args[0])
+    if (type(owner) is int or type(owner) is bool) and name == 'bit_length' and not args and not kwargs:
+        return len(bin(owner).lstrip('-0b')) if owner else 0
+    return getattr(owner, name)(*args, **kwargs)
 
 
-def exit(code=None):
-    _sb_exit(code)
+def _sb_translate(text, table):
+    out = []
+    for ch in text:
+        try:
+            new = table[ord(ch)]
+        except LookupError:
+            out.append(ch)
+            continue
+        if new is None:
+            continue
+        if type(new) is int:
+            out.append(chr(new))
+        elif type(new) is str:
+            out.append(new)
+        else:
+            raise TypeError('character mapping must return integer, None or str')
+    return ''.join(out)
+""",
+    "_sb_maketrans": r"""
+def _sb_maketrans(x, y=None, z=None):
+    if y is None:
+        if type(x) is not dict:
+            raise TypeError('if you give only one argument to maketrans it must be a dict')
+        table = {}
+        for key, value in x.items():
+            if type(key) is str:
+                if len(key) != 1:
+                    raise ValueError('string keys in translate table must be of length 1')
+                key = ord(key)
+            elif type(key) is not int:
+                raise TypeError('keys in translate table must be strings or integers')
+            table[key] = value
+        return table
+    if type(x) is not str or type(y) is not str:
+        raise TypeError('maketrans() argument 2 must be str, not ' + type(y).__name__)
+    if len(x) != len(y):
+        raise ValueError('the first two maketrans arguments must have equal length')
+    table = {}
+    for a, b in zip(x, y):
+        table[ord(a)] = ord(b)
+    if z is not None:
+        for c in z:
+            table[ord(c)] = None
+    return table
+""",
+    "round": r"""
+_sb_real_round = round
 
 
-quit = exit
+def round(number, ndigits=None):
+    # CPython rounds a float to ndigits >= 0 on its exact binary value (round(2.675, 2) is 2.67:
+    # 2.675 is 2.67499999...); formatting with '.Nf' does the same, Monty's round does not
+    if ndigits is None:
+        return _sb_real_round(number)
+    if type(number) is not float or type(ndigits) is not int or ndigits < 0 or ndigits > 323:
+        return _sb_real_round(number, ndigits)
+    return float(format(number, '.' + str(ndigits) + 'f'))
+""",
+    "ascii": r"""
+def ascii(obj):
+    out = []
+    for ch in repr(obj):
+        code = ord(ch)
+        if code < 128:
+            out.append(ch)
+        elif code < 0x100:
+            out.append('\\x' + format(code, '02x'))
+        elif code < 0x10000:
+            out.append('\\u' + format(code, '04x'))
+        else:
+            out.append('\\U' + format(code, '08x'))
+    return ''.join(out)
+""",
+    "__len__": r"""
+_sb_real_len = len
 
 
-def input(prompt=''):
-    if prompt:
-        _sb_sys.stdout.write(str(prompt))
-    line = _sb_sys.stdin.readline()
-    if not line:
-        _sb_eof()
-    if line.endswith('\n'):
-        line = line[:-1]
-    return line
-'''
+def len(obj):
+    # Monty's len() does not call a class's __len__
+    try:
+        return _sb_real_len(obj)
+    except TypeError:
+        method = getattr(obj, '__len__', None)
+        if method is None:
+            raise
+    n = method()
+    if type(n) is not int:
+        raise TypeError("'" + type(n).__name__ + "' object cannot be interpreted as an integer")
+    if n < 0:
+        raise ValueError('__len__() should return >= 0')
+    return n
+""",
+    "__lt__": r"""
+_sb_real_sorted = sorted
+_sb_real_min = min
+_sb_real_max = max
+
+
+def _sb_less(a, b):
+    # a < b for instances whose class defines __lt__ (Monty's comparisons do not call it);
+    # the reflected __gt__ of b as CPython tries it
+    method = getattr(a, '__lt__', None)
+    if method is not None:
+        result = method(b)
+        if result is not NotImplemented:
+            return result
+    method = getattr(b, '__gt__', None)
+    if method is not None:
+        result = method(a)
+        if result is not NotImplemented:
+            return result
+    raise TypeError("'<' not supported between instances of '" + type(a).__name__ + "' and '" + type(b).__name__ + "'")
+
+
+def _sb_has_lt(items, key):
+    # some item is an instance of a class of the program's that defines __lt__ or __gt__
+    for x in items:
+        k = key(x) if key is not None else x
+        if type(k).__name__ not in _sb_plain_types and (
+            getattr(k, '__lt__', None) is not None or getattr(k, '__gt__', None) is not None
+        ):
+            return True
+    return False
+
+
+_sb_plain_types = ('int', 'float', 'str', 'bytes', 'bool', 'NoneType', 'list', 'tuple', 'dict', 'set')
+
+
+def _sb_merge_sort(items, key, reverse):
+    keyed = [(key(x) if key is not None else x, x) for x in items]
+    width = 1
+    n = len(keyed)
+    while width < n:
+        merged = []
+        for lo in range(0, n, 2 * width):
+            left = keyed[lo:lo + width]
+            right = keyed[lo + width:lo + 2 * width]
+            i = 0
+            j = 0
+            while i < len(left) and j < len(right):
+                # stable either way: reverse keeps equal items in their order, as CPython's
+                if (_sb_less(left[i][0], right[j][0]) if reverse else not _sb_less(right[j][0], left[i][0])):
+                    if reverse:
+                        merged.append(right[j])
+                        j += 1
+                    else:
+                        merged.append(left[i])
+                        i += 1
+                else:
+                    if reverse:
+                        merged.append(left[i])
+                        i += 1
+                    else:
+                        merged.append(right[j])
+                        j += 1
+            merged.extend(left[i:])
+            merged.extend(right[j:])
+        keyed = merged
+        width *= 2
+    return [x for _, x in keyed]
+
+
+def sorted(iterable, key=None, reverse=False):
+    items = list(iterable)
+    try:
+        return _sb_real_sorted(items, key=key, reverse=reverse)
+    except TypeError:
+        if not _sb_has_lt(items, key):
+            raise
+    return _sb_merge_sort(items, key, reverse)
+
+
+def _sb_extreme(name, args, key, default):
+    items = list(args[0]) if len(args) == 1 else list(args)
+    if not items:
+        if default is not _sb_missing:
+            return default
+        raise ValueError(name + '() iterable argument is empty')
+    best = items[0]
+    best_key = key(best) if key is not None else best
+    for x in items[1:]:
+        k = key(x) if key is not None else x
+        if _sb_less(k, best_key) if name == 'min' else _sb_less(best_key, k):
+            best = x
+            best_key = k
+    return best
+
+
+class _SbMissing:
+    pass
+
+
+_sb_missing = _SbMissing()
+
+
+def min(*args, key=None, default=_sb_missing):
+    try:
+        if default is _sb_missing:
+            return _sb_real_min(*args, key=key)
+        return _sb_real_min(*args, key=key, default=default)
+    except TypeError:
+        if not args or not _sb_has_lt(args[0] if len(args) == 1 else args, key):
+            raise
+    return _sb_extreme('min', args, key, default)
+
+
+def max(*args, key=None, default=_sb_missing):
+    try:
+        if default is _sb_missing:
+            return _sb_real_max(*args, key=key)
+        return _sb_real_max(*args, key=key, default=default)
+    except TypeError:
+        if not args or not _sb_has_lt(args[0] if len(args) == 1 else args, key):
+            raise
+    return _sb_extreme('max', args, key, default)
+""",
+}

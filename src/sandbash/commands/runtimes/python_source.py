@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .python_prelude import WHEN_NAMED
 from .python_stdlib import MODULES
 
 MAX_REWRITE_BYTES = 1 << 20
@@ -58,6 +59,14 @@ def stdlib_modules(text: str) -> list[str]:
         if name.split(".", 1)[0] in words:
             out += [need for need in (*MODULES[name][2], name) if need not in out]
     return out
+
+
+def named_builtins(text: str) -> str:
+    """The prelude's WHEN_NAMED texts the program (as rewritten) names as a word."""
+    if len(text) > MAX_REWRITE_BYTES:
+        return ""
+    words = set(_WORD.findall(text))
+    return "".join(piece for word, piece in WHEN_NAMED.items() if word in words)
 
 
 def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
@@ -232,24 +241,31 @@ def _method_value_edits(
     return out
 
 
-def _sub_function_edits(
+# methods of built-in types Monty lacks, called through the prelude's _sb_method(X, name, ...)
+_MISSING_METHODS = frozenset({"translate", "format_map", "bit_length"})
+
+
+def _method_call_edits(
     text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
 ) -> list[tuple[int, int, int, int, str]]:
-    """`X.sub(...)` whose replacement may be a function, and every `X.subn(...)` -> the prelude's
-    `_sb_sub(X, "sub", ...)`: Monty's re takes only a string as the replacement and has no subn.
-    _sb_sub looks at X when it runs: the re module or a pattern get the work done, anything else
-    its own method. A sub whose replacement is a string literal is left alone."""
+    """Method calls Monty cannot make, `X.name(...)` -> the prelude's `FUNCTION(X, "name", ...)`,
+    which looks at X when it runs (X may be anything: only the built-in types' are replaced):
+    - `X.sub(...)` whose replacement may be a function, and every `X.subn(...)` -> `_sb_sub`:
+      Monty's re takes only a string as the replacement and has no subn (a sub whose
+      replacement is a string literal is left alone);
+    - str.translate/format_map, int.bit_length -> `_sb_method`."""
     out: list[tuple[int, int, int, int, str]] = []
     lines: list[str] = []  # the text's lines, split at the first call found
     for node in ast.walk(tree):
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("sub", "subn")
+            and node.func.attr in ("sub", "subn", *_MISSING_METHODS)
             and node.end_lineno is not None
             and node.end_col_offset is not None
         ):
             continue
+        function = "_sb_method" if node.func.attr in _MISSING_METHODS else "_sb_sub"
         if node.func.attr == "sub":
             # the replacement: re.sub(pattern, repl, ...) or pattern.sub(repl, ...)
             at = 1 if isinstance(node.func.value, ast.Name) and node.func.value.id == "re" else 0
@@ -260,12 +276,10 @@ def _sub_function_edits(
             )
             if repl is None or isinstance(repl, ast.Constant):
                 continue
-        if any(node.lineno <= line <= node.end_lineno for line, *_ in taken):
-            continue
         owner = ast.get_source_segment(text, node.func.value)
         if owner is None or node.func.end_lineno != node.lineno or node.func.end_col_offset is None:
             continue
-        # only `OWNER.sub(` is replaced (offsets are UTF-8 byte columns): the arguments stay as
+        # only `OWNER.name(` is replaced (offsets are UTF-8 byte columns): the arguments stay as
         # written, over as many lines as they take
         lines = lines or text.splitlines(keepends=True)
         line = lines[node.lineno - 1].encode("utf-8", "surrogatepass")
@@ -276,7 +290,13 @@ def _sub_function_edits(
         )
         if line[paren : paren + 1] != b"(":
             continue
-        new = f"_sb_sub({owner}, {node.func.attr!r}, "
+        # the replaced `OWNER.name(` must not hold another edit (its text is copied as written)
+        if any(
+            (l1, c1) < (node.lineno, paren + 1) and (node.lineno, node.col_offset) < (l2, c2)
+            for l1, c1, l2, c2, _ in (*taken, *out)
+        ):
+            continue
+        new = f"{function}({owner}, {node.func.attr!r}, "
         out.append((node.lineno, node.col_offset, node.lineno, paren + 1, new))
     return out
 
@@ -297,6 +317,8 @@ def rewrite(text: str) -> str:
                 "map(",
                 "filter(",
                 "sub",
+                "maketrans",
+                *_MISSING_METHODS,
                 *MODULES,
             )
         )
@@ -317,6 +339,7 @@ def rewrite(text: str) -> str:
         for a in n.names
         if a.name in _REPLACED
     }
+    modules.setdefault("str", {})["maketrans"] = "_sb_maketrans"  # (Monty's str has none)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             new = _import_text(node)
@@ -357,7 +380,7 @@ def rewrite(text: str) -> str:
     edits += _stdin_value_edits(tree, stdin_names, edits)
     edits += _writelines_edits(text, tree, edits)
     edits += _method_value_edits(text, tree, edits)
-    edits += _sub_function_edits(text, tree, edits)
+    edits += _method_call_edits(text, tree, edits)
     if not edits:
         return text
     lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]
