@@ -608,6 +608,12 @@ def ascii(obj):
             out.append('\\U' + format(code, '08x'))
     return ''.join(out)
 """,
+    "callable": r"""
+def callable(obj):
+    if type(obj).__name__ in ('function', 'builtin_function_or_method', 'type', 'method'):
+        return True
+    return getattr(obj, '__call__', None) is not None
+""",
     "__len__": r"""
 _sb_real_len = len
 
