@@ -148,6 +148,15 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
         ("t = str.maketrans('ab', 'cd')", "t = _sb_maketrans('ab', 'cd')"),
         # the other edit is in the arguments (kept as written): both made
         ("w.translate(str.maketrans(a, b))", "_sb_method(w, 'translate', _sb_maketrans(a, b))"),
+        # an assert alone on its lines raises CPython's AssertionError (Monty's carries its own text)
+        ("assert x, 'm'", "if not (x): raise AssertionError('m')"),
+        ("if a:\n  assert a == b  # c", "if a:\n  if not (a == b): raise AssertionError  # c"),
+        # over lines: the line count is kept (the message's parentheses are replaced by the call's)
+        ("assert (a >\n  b), (\n 'm'\n)", "if not (a >\n  b): raise AssertionError(\n'm')\n"),
+        ("if a: assert b", "if a: assert b"),  # `if a: if not ...` would not parse
+        ("assert b; c()", "assert b; c()"),  # c() would join the raise's branch
+        ("from functools import wraps, partial", "from functools import partial; wraps = _sb_wraps"),
+        ("import string\nstring.Template(s)", "import string\n_SbTemplate(s)"),
         # an owner holding another edit is copied as written, so that call is left to Monty
         (
             "import os\nos.popen(c).read().translate(t)",

@@ -580,6 +580,75 @@ def _sb_maketrans(x, y=None, z=None):
             table[ord(c)] = None
     return table
 """,
+    "_sb_wraps": r"""
+def _sb_wraps(wrapped, assigned=None, updated=None):
+    # Monty's functions take no attributes (__name__, __doc__, __wrapped__ cannot be copied):
+    # the decorated function stays as it is, so a decorator using wraps still works
+    def decorate(wrapper):
+        return wrapper
+    return decorate
+""",
+    "_SbTemplate": r"""
+import re as _sb_template_re
+
+
+class _SbTemplate:
+    # string.Template: $name, ${name}, $$ (identifiers as CPython's default pattern, ASCII)
+    delimiter = '$'
+    _pattern = _sb_template_re.compile(
+        r'\$(?:(\$)|([_a-zA-Z][_a-zA-Z0-9]*)|\{([_a-zA-Z][_a-zA-Z0-9]*)\}|())'
+    )
+
+    def __init__(self, template):
+        self.template = template
+
+    def _fill(self, mapping, kws, safe):
+        values = {}
+        if mapping is not None:
+            for k in mapping:
+                values[k] = mapping[k]
+        for k in kws:
+            values[k] = kws[k]
+        out = []
+        at = 0
+        for m in self._pattern.finditer(self.template):
+            out.append(self.template[at:m.start()])
+            at = m.end()
+            escaped, named, braced, invalid = m.group(1), m.group(2), m.group(3), m.group(4)
+            name = named if named is not None else braced
+            if escaped is not None:
+                out.append('$')
+            elif name is not None:
+                if name in values:
+                    out.append(str(values[name]))
+                elif safe:
+                    out.append(m.group(0))
+                else:
+                    raise KeyError(name)
+            elif safe:
+                out.append(m.group(0))
+            else:
+                before = self.template[:m.start()]
+                line = before.count('\n') + 1
+                col = m.start() - (before.rfind('\n') + 1) + 1
+                raise ValueError('Invalid placeholder in string: line ' + str(line) + ', col ' + str(col))
+        out.append(self.template[at:])
+        return ''.join(out)
+
+    def substitute(self, mapping=None, **kws):
+        return self._fill(mapping, kws, False)
+
+    def safe_substitute(self, mapping=None, **kws):
+        return self._fill(mapping, kws, True)
+
+    def get_identifiers(self):
+        names = []
+        for m in self._pattern.finditer(self.template):
+            name = m.group(2) if m.group(2) is not None else m.group(3)
+            if name is not None and name not in names:
+                names.append(name)
+        return names
+""",
     "round": r"""
 _sb_real_round = round
 

@@ -29,6 +29,9 @@ MAX_REWRITE_BYTES = 1 << 20
 _REPLACED = {
     "os": {"system": "_sb_system", "popen": "_sb_popen"},
     "json": {"dump": "_sb_json_dump"},
+    # Monty's functools has no wraps, its string no Template: the prelude's (when named)
+    "functools": {"wraps": "_sb_wraps"},
+    "string": {"Template": "_SbTemplate"},
     "subprocess": {
         "CalledProcessError": "RuntimeError",
         "TimeoutExpired": "TimeoutError",
@@ -301,6 +304,54 @@ def _method_call_edits(
     return out
 
 
+def _assert_edits(
+    text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
+) -> list[tuple[int, int, int, int, str]]:
+    """`assert TEST, MSG` -> `if not (TEST): raise AssertionError(MSG)`: Monty's AssertionError
+    carries its own text (`str(e)` of `assert x < 1, "m"` is "m\nassert 5 < 1", of a bare
+    `assert x < 1` "assert 5 < 1"; CPython's: "m" and ""). Only an assert that is alone on its
+    lines (a compound statement cannot follow `if a:` on one line, and what follows a `;` would
+    join the raise's branch)."""
+    out: list[tuple[int, int, int, int, str]] = []
+    lines: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assert) or node.end_lineno is None or node.end_col_offset is None:
+            continue
+        test = node.test
+        msg = node.msg
+        if test.end_lineno is None or test.end_col_offset is None:
+            continue
+        lines = lines or text.splitlines()
+        first = lines[node.lineno - 1].encode("utf-8", "surrogatepass")
+        last = lines[node.end_lineno - 1].encode("utf-8", "surrogatepass")
+        rest = last[node.end_col_offset :].strip()
+        if first[: node.col_offset].strip() or (rest and not rest.startswith(b"#")):
+            continue
+        if any(
+            (l1, c1) < (node.end_lineno, node.end_col_offset) and (node.lineno, node.col_offset) < (l2, c2)
+            for l1, c1, l2, c2, _ in taken
+        ):
+            continue  # (another edit inside: not worth composing)
+        out.append((node.lineno, node.col_offset, test.lineno, test.col_offset, "if not ("))
+        if msg is None or msg.end_lineno is None or msg.end_col_offset is None:
+            out.append(
+                (
+                    test.end_lineno,
+                    test.end_col_offset,
+                    node.end_lineno,
+                    node.end_col_offset,
+                    "): raise AssertionError",
+                )
+            )
+        else:
+            out.append(
+                (test.end_lineno, test.end_col_offset, msg.lineno, msg.col_offset, "): raise AssertionError(")
+            )
+            # to the assert's end: the closing parentheses of a message in parentheses go too
+            out.append((msg.end_lineno, msg.end_col_offset, node.end_lineno, node.end_col_offset, ")"))
+    return out
+
+
 def rewrite(text: str) -> str:
     """`text` with its sys imports bound to the prelude's stand-in."""
     if (
@@ -318,6 +369,9 @@ def rewrite(text: str) -> str:
                 "filter(",
                 "sub",
                 "maketrans",
+                "assert",
+                "functools",
+                "string",
                 *_MISSING_METHODS,
                 *MODULES,
             )
@@ -381,6 +435,7 @@ def rewrite(text: str) -> str:
     edits += _writelines_edits(text, tree, edits)
     edits += _method_value_edits(text, tree, edits)
     edits += _method_call_edits(text, tree, edits)
+    edits += _assert_edits(text, tree, edits)
     if not edits:
         return text
     lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]
