@@ -81,8 +81,10 @@ def run_command(
     ) -> int:
         return _run(list(sub), sin, sout, serr, senv or environment)
 
-    def finder(name: str, path: str | None = None) -> str | None:
+    def finder(name: str, path: str | None = None, refusal: bool = False) -> str | None:
         # every command of the table is a program in /usr/bin, as in a sandbox's default PATH
+        if refusal:
+            return None  # (no policy here)
         return f"/usr/bin/{name}" if "/" not in name and table.known(name) else None
 
     caps = Capabilities(budget, runner, finder=finder, network=network, identity=identity)

@@ -42,8 +42,10 @@ if TYPE_CHECKING:
 Runner = Callable[
     [Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None, str | None, float | None], int
 ]
-# finder(name) -> the path a command name resolves to in PATH, or None
-Finder = Callable[[str, str | None], str | None]  # (name, PATH or None for the shell's) -> path
+# finder(name, path, refusal) -> the path a command name resolves to in PATH (`path`: another
+# PATH than the shell's), or None; with refusal=True, why the policy refused a path the search met
+# when it found nothing (None: none was refused)
+Finder = Callable[[str, str | None, bool], str | None]
 # script_runner(script, args, stdin, stdout, stderr, env) -> status: runs shell text in a child shell
 ScriptRunner = Callable[[str, Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None], int]
 
@@ -359,7 +361,15 @@ class Ctx:
         (the one a command like `env PATH=... prog` gives its child)."""
         if self._finder is None:
             return None
-        return self._finder(name, path)
+        return self._finder(name, path, False)
+
+    def program_refusal(self, name: str, path: str | None = None) -> str | None:
+        """After find_program(name, path) found nothing: the policy's refusal of a path the search
+        met (`Permission denied [policy: RULE]`, what execvp's EACCES becomes), or None. The search
+        is not asked again of the policy (nor audited) while nothing has run since."""
+        if self._finder is None:
+            return None
+        return self._finder(name, path, True)
 
     def run_script(
         self,

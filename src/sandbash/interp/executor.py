@@ -57,6 +57,7 @@ from .variables import AssignError, ElementError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..expand.words import Expander
+    from ..vfs.base import Stat
     from .compiler import Plan
     from .evaluator import Evaluator
     from .processes import Processes
@@ -65,6 +66,8 @@ if TYPE_CHECKING:
     from .state import ShellState
     from .variables import Variables
 
+# paths a command's lookups keep stat'ed at most (Executor.lookup_stat: a long PATH times `type` operands)
+_LOOKUP_STATS = 256
 # find_command's reason when no file has the name: the one lookup failure that is "not found"
 # (status 127, and box mode may still run a host program by that path); every other reason
 # (a directory, a name too long, no execute bit) found something that cannot run (126)
@@ -84,6 +87,8 @@ class Executor:
         "va",
         "rd",
         "refused_lookup",
+        "lookup_stats",
+        "search_refused",
         "ev",
         "pr",
         "last_cmdsub_status",
@@ -113,6 +118,11 @@ class Executor:
         # a path name the policy refused in find_command's last answer, and why (audited once: the
         # command is refused there, not looked up again)
         self.refused_lookup: tuple[str, str] | None = None
+        # what the lookups of one command stat'ed (lookup_stat): the run's command count then, the
+        # directory, and each path's stat (or the policy's refusal, "" when absent)
+        self.lookup_stats: tuple[int, str, dict[str, Stat | str]] | None = None
+        # why the policy refused the first path find_command's last search met (None: none was)
+        self.search_refused: str | None = None
 
     # ------------------------------------------------------------ simple commands
 
@@ -882,6 +892,7 @@ class Executor:
         file_to_lose_on: running it says "Permission denied", status 126; `type` and
         `command -v` show it); `exec_only`: not (FS_EXEC_ONLY: `type -a`, `hash NAME`)."""
         st = self.state
+        self.search_refused = None
         if "/" in name:
             if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in name.split("/")):
                 return "", "File name too long"
@@ -891,12 +902,11 @@ class Executor:
                 base in SHELL_NAMES or self._builtin_command(base)
             ):
                 return ("shell" if base in SHELL_NAMES else "command", name)
-            try:
-                stat = st.fs.stat(name)
-            except FsError as e:
-                if e.rule:  # the policy refused the name (audited): bash's EACCES, status 126
-                    self.refused_lookup = (name, e.message)
-                    return "", e.message
+            stat = self.lookup_stat(name)
+            if stat is None:
+                if self.search_refused is not None:  # the policy refused the name: bash's EACCES, 126
+                    self.refused_lookup = (name, self.search_refused)
+                    return "", self.search_refused
                 return "", _NO_FILE
             if stat.is_dir:
                 return "", "Is a directory"
@@ -904,7 +914,7 @@ class Executor:
         cached = self.hashed_now(name) if path is None and name in st.hashed else None
         if cached is not None:
             kind, _, where = cached.partition(":")
-            if hashed_entry_ok(kind, where) and (kind != "script" or st.fs.try_stat(where) is not None):
+            if hashed_entry_ok(kind, where) and (kind != "script" or self.lookup_stat(where) is not None):
                 self.searched = ""
                 return kind, where
             del st.hashed[name]  # the hashed file is gone (or a foreign entry): search again
@@ -935,7 +945,7 @@ class Executor:
         found = self._look_in(".", name)
         if found is not None:
             return found[0], name
-        stat = self.state.fs.try_stat(name)
+        stat = self.lookup_stat("./" + name)
         if stat is None:
             return "", _NO_FILE
         return "", "Is a directory" if stat.is_dir else "Permission denied"
@@ -950,13 +960,37 @@ class Executor:
             if self._builtin_command(name):
                 return "command", candidate
             return None
-        stat = self.state.fs.try_stat(candidate)
+        stat = self.lookup_stat(candidate)
         if stat is not None and not stat.is_dir:
             if stat.is_program:
                 return "script", candidate
             if losing is not None and not losing:
                 losing.append(candidate)
         return None
+
+    def lookup_stat(self, path: str) -> Stat | None:
+        """try_stat(path) for a command lookup, asked once per command: the first-word check, the
+        run, `type` and `command -v`, `hash` all look a name up again while nothing has run in
+        between (the run's command count is unchanged), and bash searches once: one stat of each
+        path, so one decision (and one audit event) of a refused one."""
+        fs = self.state.fs
+        count = self.sh.rt.budget.commands
+        memo = self.lookup_stats
+        if memo is None or memo[0] != count or memo[1] != fs.cwd or len(memo[2]) >= _LOOKUP_STATS:
+            memo = self.lookup_stats = (count, fs.cwd, {})
+        table = memo[2]
+        got = table.get(path)
+        if got is None:
+            try:
+                got = fs.stat(path)
+            except FsError as e:  # (its text only: the error's traceback would keep frames alive)
+                got = e.message if e.rule else ""
+            table[path] = got
+        if isinstance(got, str):
+            if got and self.search_refused is None:
+                self.search_refused = got
+            return None
+        return got
 
     def hashed_now(self, name: str, count: bool = True) -> str | None:
         """The hash table's entry for `name` ("kind:path") as bash's phash_search reads it, or None
@@ -1014,9 +1048,11 @@ class Executor:
         kind, runs = self.resolve_command(name)
         return gates.visible(name, kind, runs)
 
-    def _find_program(self, name: str, path: str | None = None) -> str | None:
+    def _find_program(self, name: str, path: str | None = None, refusal: bool = False) -> str | None:
         # not filtered by the policy: env/xargs/timeout must reach the gate (126, its message)
         kind, where = self.find_command(name, path)
+        if refusal:  # (Ctx.program_refusal: asked right after a search that found nothing)
+            return self.search_refused if not kind else None
         if not kind and "/" not in name and self.sh.rt.spawner is not None and self.sh.rt.spawner.finds(name):
             return name  # box mode: a host program (run through the executor's hook like any command)
         return where if kind else None
@@ -1039,7 +1075,7 @@ class Executor:
             and not (st.shopts["checkhash"] or st.opts["posix"])
         ):
             stale = cached[len("script:") :]
-            if st.fs.try_stat(stale) is None:
+            if self.lookup_stat(stale) is None:
                 # bash runs the remembered path without searching again (the lookup a hit)
                 hit = getattr(st.hashed, "hit", None)
                 if hit is not None:
@@ -1198,8 +1234,14 @@ class Executor:
             funcs = child.state.exported_funcs
             if funcs:  # (and the exported functions it holds: `env -i bash -c f` has no f)
                 child.state.exported_funcs = {f for f in funcs if f"BASH_FUNC_{f}%%" in env}
+        # the caller's search for the program (run_program's find_program) is the run's own
+        memo = self.lookup_stats
+        if memo is not None and (memo[0] != self.sh.rt.budget.commands or memo[1] != child.state.fs.cwd):
+            memo = None
         try:
             child.rt.budget.command()
+            if memo is not None:
+                child.ex.lookup_stats = (child.rt.budget.commands, memo[1], memo[2])
             if timeout is None:
                 return child.ex.dispatch(list(argv), None, (), programs_only=True)
             with thread_deadline(child.rt.budget):

@@ -146,20 +146,25 @@ def run_program(
     {err} the reason. `shebang_hint` (env): a missing name with a blank in it
     (`#!/usr/bin/env bash -e`, a CRLF file's `bash\r`) gets GNU's second line."""
     name = argv[0]
+    where = name if cwd is None or name.startswith("/") else cwd.rstrip("/") + "/" + name
+    search: str | None = None
     if "/" in name:
         found = program_at(ctx, name, cwd) is not None
     else:
         if env is not None and env.get("PATH") != ctx.env.get("PATH"):
             # the child's PATH decides (execvp's default search path when it has none)
-            path = ctx.find_program(name, env.get("PATH", _EXECVP_PATH))
-        else:
-            path = ctx.find_program(name)
+            search = env.get("PATH", _EXECVP_PATH)
+        path = ctx.find_program(name, search)
         # (the search found only a file without execute permission: execvp's EACCES)
         found = path is not None and not _not_executable(ctx, path)
     if not found:
-        where = name if cwd is None or name.startswith("/") else cwd.rstrip("/") + "/" + name
-        denied = ctx.fs.try_stat(where) is not None if "/" in name else path is not None
-        err = "Permission denied" if denied else "No such file or directory"
+        # a path the policy refused is execvp's EACCES (a PATH directory it may not search too)
+        refused = ctx.program_refusal(where if "/" in name else name, search)
+        if refused is not None:
+            denied, err = True, refused
+        else:
+            denied = ctx.fs.try_stat(where) is not None if "/" in name else path is not None
+            err = "Permission denied" if denied else "No such file or directory"
         ctx.error(message.format(q=quote(name), a=f"'{name}'", n=name, err=err))
         if shebang_hint and not denied and any(c in " \t\n\v\f\r" for c in name):
             ctx.error("use -[v]S to pass options in shebang lines")
