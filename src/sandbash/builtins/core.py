@@ -204,12 +204,16 @@ def bi_eval(sh: Shell, argv: list[str]) -> int:
     if sh.subst_depth + sh.eval_depth >= limit:
         raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limit)
     sh.eval_depth += 1
+    err_before = st.traps.get("ERR")
+    status = 1
     try:
         st.command_builtin = False  # (what eval runs is not under `command`)
-        return untested(sh, lambda: sh.run_text(text, "eval", line_base=st.line or 1), clear=True)
+        status = untested(sh, lambda: sh.run_text(text, "eval", line_base=st.line or 1), clear=True)
+        return status
     finally:
         sh.eval_depth -= 1
         st.line = saved_line
+        sh.ev.err_trap_new(err_before, status)
 
 
 def untested(sh: Shell, run: Callable[[], int], clear: bool = False) -> int:
@@ -361,6 +365,7 @@ def _source_text(sh: Shell, name: str, args: list[str], data: bytes) -> int:
     if len(args) == 1 or st.argv_debug:
         push_args(st, args[1:] if len(args) > 1 else [args[0]])
     done = False
+    err_before = st.traps.get("ERR")
     try:
         try:
             st.command_builtin = False  # (what it runs is not under `command`)
@@ -368,6 +373,7 @@ def _source_text(sh: Shell, name: str, args: list[str], data: bytes) -> int:
         except ReturnFromFunction as r:
             status = r.status
         done = True
+        sh.ev.err_trap_new(err_before, status)
     finally:
         st.sources.pop()
         st.source_lines.pop()

@@ -137,6 +137,7 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
         sigs = args
         handler = "-"
     status = 0
+    err_before = st.traps.get("ERR")
     if st.parent_traps:
         # a subshell's first change to its traps drops the parent's it was still showing (bash
         # frees those strings then: `( trap - QUIT; trap )` shows nothing)
@@ -159,6 +160,8 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
                 st.debug_trap_depth = len(st.frames)
             elif sig == "ERR":
                 st.err_trap_frame = st.frames[-1] if st.frames else None
+    if status:
+        sh.ev.err_trap_new(err_before, status)  # (`trap CMD ERR BAD`: not for its own failure)
     return status
 
 

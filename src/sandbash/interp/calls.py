@@ -121,9 +121,14 @@ def call_function(
     st.loop_depth = 0
     returned = False  # (a `return` ended the body: the RETURN trap's $LINENO is its line)
     skipped = 0
+    traps = st.traps
+    err_before = err_frame = None  # (the ERR trap as the call starts: _err_trap_after)
+    if traps:
+        err_before = traps.get("ERR")
+        err_frame = st.err_trap_frame
     try:
         try:
-            if st.traps and "DEBUG" in st.traps:
+            if traps and "DEBUG" in traps:
                 skipped = _debug_trap(ev, name, fdef.body)
             # what execute() does for a `{ }` body, without the two calls; compiled, a `return`
             # ends the body with a status below zero (compiler.returned: -1 - status). A site
@@ -151,8 +156,10 @@ def call_function(
         except ReturnFromFunction as r:
             status = r.status
             returned = True
-        if st.traps and not skipped:  # (a skipped body runs no RETURN trap: bash)
-            _return_trap(ev, None if returned else fdef.body)
+        if st.traps or err_before is not None:
+            if st.traps and not skipped:  # (a skipped body runs no RETURN trap: bash)
+                _return_trap(ev, None if returned else fdef.body)
+            _err_trap_after(ev, err_before, err_frame, status)
     finally:
         st.loop_depth = saved_loop
         done = scopes.pop()
@@ -268,6 +275,17 @@ def _body_code(
         site[1] = found
         site[2] = body.line or fdef.line  # (call_function's ctx_line for it)
     return found
+
+
+def _err_trap_after(ev: Evaluator, before: str | None, frame: object, status: int) -> None:
+    """A function's end and the ERR trap, as bash's execute_function: without errtrace the caller's
+    trap is put back when the body removed it (uw_maybe_set_error_trap: only if none is set), and
+    a trap the body set runs for later failures, not for the call's own (err_trap_new)."""
+    st = ev.state
+    if before is not None and "ERR" not in st.traps and not st.opts["errtrace"]:
+        st.traps["ERR"] = before
+        st.err_trap_frame = frame
+    ev.err_trap_new(before, status)
 
 
 def _debug_trap(ev: Evaluator, name: str, body: A.Command) -> int:

@@ -159,11 +159,20 @@ class Evaluator:
             handler
             and st.in_trap != "ERR"
             and (not st.frames or st.frames[-1] is st.err_trap_frame or st.opts["errtrace"])
+            and st.err_quiet != self.sh.rt.budget.commands
         ):
             self.sh.run_trap_text(handler, "ERR")
             st.last_status = status
         if st.opts["errexit"] and not st.builtin_ignoring_errexit:  # (`set -e` in a tested eval)
             raise ErrexitTriggered(status)
+
+    def err_trap_new(self, before: str | None, status: int) -> None:
+        """After a function, eval, source or trap that failed: bash runs the ERR trap for a simple
+        command only when one was set as the command started (execute_cmd.c's was_error_trap), so
+        one it set itself does not run for its own status (its commands that failed after, did)."""
+        st = self.state
+        if status and not before and st.traps.get("ERR"):
+            st.err_quiet = self.sh.rt.budget.commands
 
     def _ignored(self, node: A.Command | A.CommandList) -> int:
         """Run with `set -e` suspended (conditions, non-final && || parts)."""

@@ -448,6 +448,9 @@ class ShellState:
         self._debug_chain: tuple[Frame, ...] = ()
         # the function call that set the ERR trap: functions inherit it only under errtrace
         self.err_trap_frame: object = None
+        # the run's command count when a command that set the ERR trap (a function, eval, source,
+        # trap) ended failing: that failure runs no ERR trap (Evaluator.err_trap_new)
+        self.err_quiet = -1
         # BASH_ARGV and BASH_ARGC (bash's push_args): innermost first; None until bash first fills
         # them (a top-level read, `shopt -s extdebug`). Calls push their arguments while extdebug
         # is on (argv_debug, bash's debugging_mode). Tuples: a fork shares them as they are
