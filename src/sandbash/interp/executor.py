@@ -1139,7 +1139,7 @@ class Executor:
             if not self.sh.subenv & SUBENV_PIPE:
                 if not own_env:
                     env = dict(env)
-                shell_level_down(self.sh, env)
+                shell_level_down(self.sh, env, own=not st.subshell)
         if own_env:
             env["_"] = where  # bash puts the program's full path in the environment it builds as `_`
         self._exec_args(argv)

@@ -436,10 +436,18 @@ def shell_level(text: str | None) -> int:
     return int(text) if digits.isdigit() and digits.isascii() else 0
 
 
-def shell_level_down(sh: Shell, env: dict[str, str]) -> None:
+def shell_level_down(sh: Shell, env: dict[str, str], own: bool = False) -> None:
     """bash's adjust_shell_level(-1) before it execs a program in place of a shell (a subshell's
-    last command, `exec`): SHLVL, as a number (else 0), one less, never below 0, and exported."""
-    level = shell_level(sh.va.get_str("SHLVL")) - 1
+    last command, `exec`): SHLVL, as a number (else 0), one less, never below 0, and exported.
+    `own`: the shell's own SHLVL, not a temporary one of the command (`bash -c 'SHLVL=9 prog'`:
+    bash's one-shot exec shows the level below the shell's, where `( )`, `$( )`, `&` and `exec`
+    lower the command's)."""
+    if own:
+        var = sh.state.vars.globals.get("SHLVL")
+        text: str | None = var.value if var is not None and isinstance(var.value, str) else ""
+    else:
+        text = sh.va.get_str("SHLVL")
+    level = shell_level(text) - 1
     if level < 0:
         level = 0
     elif level >= 1000:
