@@ -135,3 +135,61 @@ def test_the_run_searches_again_after_something_ran(script: str, expected: str) 
 
     bash = Bash(files={"/tmp/w/s2": "echo s2 ran\n", "/tmp/w/s3": "echo s3 ran\n"})
     assert bash.exec("chmod +x /tmp/w/s3; " + script + " 2>/dev/null").stdout == expected
+
+
+# Fell and fixed: python3's host-served modules ran on the embedding process's heap, outside
+# Monty's limit, and charged only their arguments: what they made from them was not bounded.
+# `logging` with "%(message)s" * 3000 and a 1 MB message made a 3 GB string (Monty then aborted
+# the whole process allocating it), pprint.pformat(rows, indent=2000000) grew 7.6 GB,
+# textwrap.indent of a million lines with a 5000-character prefix 4.9 GB, textwrap.fill with a
+# long subsequent_indent 4.8 GB; urllib's quote, html.escape and shlex.quote made strings over
+# max_string_length. Each now knows the most it can make before making it (or makes it a part
+# at a time: quote, pformat's output) and ends at max_string_length.
+HOST_MODULE_GROWTH = {
+    "logging-repeated-field": 'import logging, sys\nm = "x" * 1000000\nlogging.basicConfig(format="%(message)s" * 3000, stream=sys.stdout)\nlogging.warning(m)',
+    "pformat-indent": "import pprint\nrows = [[i, [i, [i]]] for i in range(3000)]\nprint(len(pprint.pformat(rows, indent=2000000, width=1)))",
+    "textwrap-indent": 'import textwrap\nprint(len(textwrap.indent("a\\n" * 1000000, "p" * 5000)))',
+    "textwrap-fill-indent": 'import textwrap\nprint(len(textwrap.fill("a " * 500000, width=2, subsequent_indent="i" * 5000)))',
+    "urllib-quote": 'from urllib.parse import quote\nprint(len(quote("\\u20ac" * 2000000)))',
+    "urlencode": 'from urllib.parse import urlencode\nprint(len(urlencode({"q": "\\u20ac" * 2000000})))',
+    "html-escape": 'import html\nprint(len(html.escape("\\"" * 3000000)))',
+    "shlex-quote": 'import shlex\nprint(len(shlex.quote("\'" * 3000000)))',
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOST_MODULE_GROWTH))
+def test_host_served_modules_make_nothing_past_the_limits(name: str) -> None:
+    import shlex
+
+    from secharness import run_isolated
+
+    from sandbash import Limits
+
+    limits = Limits(max_memory=64 << 20, timeout=60)
+    out = run_isolated("python3 -c " + shlex.quote(HOST_MODULE_GROWTH[name]), limits=limits)
+    assert out.kind == "limit" and out.limit == "max_string_length", out.describe()
+    assert out.extra["peak_rss"] <= 256 << 20, f"grew {out.extra['peak_rss'] >> 20} MiB: " + out.describe()
+
+
+def test_host_served_modules_still_give_cpythons_answers() -> None:
+    from sandbash import Bash
+
+    prog = (
+        "import logging, sys, pprint, textwrap, html, shlex\n"
+        "from urllib.parse import quote, quote_plus, urlencode\n"
+        'logging.basicConfig(format="%(levelname)s:%(message)s", stream=sys.stdout)\n'
+        'logging.warning("hi %s", 3)\n'
+        'print(pprint.pformat({"a": [1, 2]}, indent=4))\n'
+        'print(textwrap.fill("a b c d e f", width=3, initial_indent="> "))\n'
+        'print(textwrap.indent("a\\nb", "  "), html.escape("<a&b\'>"), shlex.quote("it\'s"))\n'
+        'print(quote("a b/\\u20ac"), quote_plus("a b&"), urlencode({"q": "x y", "n": [1, 2]}, doseq=True))\n'
+        'big = quote("a/b \\u20ac" * 20000)\n'
+        'print(len(big), big[:20], big == "".join(quote("a/b \\u20ac") for _ in range(20000)))\n'
+    )
+    r = Bash().exec("python3 -c " + __import__("shlex").quote(prog))
+    assert (r.stdout, r.stderr, r.exit_code) == (
+        "WARNING:hi 3\n{'a': [1, 2]}\n> a\nb c\nd e\nf\n  a\n  b &lt;a&amp;b&#x27;&gt; 'it'\"'\"'s'\n"
+        "a%20b/%E2%82%AC a+b%26 q=x+y&n=1&n=2\n300000 a/b%20%E2%82%ACa/b%2 True\n",
+        "",
+        0,
+    )

@@ -11,6 +11,7 @@ stops the program (the `guard` python.py passes in).
 from __future__ import annotations
 
 import html
+import io
 import re
 import shlex
 import statistics
@@ -46,11 +47,121 @@ def _size(value: object) -> int:
     return 64
 
 
-def _charged(ctx: Ctx, fn: Callable[..., Any]) -> Callable[..., Any]:
+def _text_len(value: object) -> int:
+    return len(value) if isinstance(value, str | bytes) else 0
+
+
+def _arg(args: tuple[Any, ...], kwargs: dict[str, Any], i: int, name: str, default: Any = "") -> Any:
+    return args[i] if len(args) > i else kwargs.get(name, default)
+
+
+def _lines_bound(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, int]:
+    """textwrap's wrap/fill/shorten: (characters, lines) of the result at most. Every line holds at
+    least one character of the text, and each carries its indent."""
+    n = _text_len(_arg(args, kwargs, 0, "text"))
+    indent = max(_text_len(kwargs.get("initial_indent", "")), _text_len(kwargs.get("subsequent_indent", "")))
+    width = _arg(args, kwargs, 1, "width", 70)
+    lines = n + 1 if not isinstance(width, int) or width - indent < 2 else 2 * (n // (width - indent)) + 2
+    lines = min(lines, n + 1)
+    return n + lines * (indent + 1), lines
+
+
+# what a host function may build from its arguments, before it builds it: (characters of text,
+# objects of a list) at most. A host function works outside Monty's heap limit: a 1 MB message
+# logged through "%(message)s" * 3000 made a 3 GB string in the embedding process (it aborted)
+_BOUNDS: dict[str, Callable[[tuple[Any, ...], dict[str, Any]], tuple[int, int]]] = {
+    "indent": lambda a, k: (
+        _text_len(_arg(a, k, 0, "text"))
+        + (str(_arg(a, k, 0, "text")).count("\n") + 1) * _text_len(_arg(a, k, 1, "prefix")),
+        0,
+    ),
+    "wrap": _lines_bound,
+    "fill": _lines_bound,
+    "shorten": _lines_bound,
+    "escape": lambda a, k: (_escaped_len(_arg(a, k, 0, "s")), 0),
+    "split": lambda a, k: (_text_len(_arg(a, k, 0, "s")), _text_len(_arg(a, k, 0, "s")) // 2 + 1),
+    "parse_qs": lambda a, k: (_text_len(_arg(a, k, 0, "qs")), 2 * (_text_len(_arg(a, k, 0, "qs")) // 2 + 1)),
+    "parse_qsl": lambda a, k: (_text_len(_arg(a, k, 0, "qs")), 2 * (_text_len(_arg(a, k, 0, "qs")) // 2 + 1)),
+    "capwords": lambda a, k: (_text_len(_arg(a, k, 0, "s")), _text_len(_arg(a, k, 0, "s")) // 2 + 1),
+}
+
+
+def _escaped_len(text: object) -> int:
+    """html.escape's result length (quote=True, the most it makes)."""
+    if not isinstance(text, str):
+        return 0
+    return (
+        len(text)
+        + 4 * text.count("&")
+        + 3 * (text.count("<") + text.count(">"))
+        + 5 * (text.count('"') + text.count("'"))
+    )
+
+
+def _quoted_in_parts(ctx: Ctx, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """urllib.parse's quote, quote_plus and quote_from_bytes a part at a time (each character's
+    escape depends on it alone): one character may become 12, so the result ends at
+    max_string_length as it grows rather than being made whole first."""
+
+    def call(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, str | bytes) or len(value) <= 1 << 16:
+            return fn(value, *args, **kwargs)
+        parts: list[str] = []
+        total = 0
+        for i in range(0, len(value), 1 << 16):
+            part = fn(value[i : i + (1 << 16)], *args, **kwargs)
+            total += len(part)
+            if total > ctx.limits.max_string_length:
+                raise ctx.limits.over(LimitKind.MAX_STRING_LENGTH)
+            parts.append(part)
+            ctx.checkpoint()
+        return "".join(parts)
+
+    return call
+
+
+def _shlex_join_bound(a: tuple[Any, ...], k: dict[str, Any]) -> tuple[int, int]:
+    words = _arg(a, k, 0, "split_command", ())
+    return (sum(5 * _text_len(w) + 3 for w in words) if isinstance(words, list | tuple) else 0), 0
+
+
+def _shlex_quote_bound(a: tuple[Any, ...], k: dict[str, Any]) -> tuple[int, int]:
+    text = _arg(a, k, 0, "s")
+    return (len(text) + 4 * text.count("'") + 2 if isinstance(text, str) else 0), 0
+
+
+def _urlencode_bound(a: tuple[Any, ...], k: dict[str, Any]) -> tuple[int, int]:
+    """12 characters for each of the query's (an escaped multibyte character), and a separator
+    for each pair; a value that is no text is written as its str(), charged as 32."""
+    query = _arg(a, k, 0, "query", ())
+    items = query.items() if isinstance(query, dict) else query if isinstance(query, list | tuple) else ()
+    chars = 0
+    for item in items:
+        for part in item if isinstance(item, list | tuple) else (item,):
+            values = part if isinstance(part, list | tuple) else (part,)
+            chars += sum(12 * len(v) + 2 if isinstance(v, str | bytes) else 32 for v in values)
+    return chars, 0
+
+
+def _charged(ctx: Ctx, fn: Callable[..., Any], name: str = "") -> Callable[..., Any]:
+    bound = _BOUNDS.get(name)
+    if name == "join" and fn is shlex.join:
+        bound = _shlex_join_bound
+    elif name == "urlencode":
+        bound = _urlencode_bound
+    elif name == "quote" and fn is shlex.quote:
+        bound = _shlex_quote_bound
+
     def call(*args: Any, **kwargs: Any) -> Any:
         ctx.checkpoint()
         with ctx.hold_memory() as mem:
-            mem.charge(sum(_size(a) for a in args) + sum(_size(v) for v in kwargs.values()))
+            n = sum(_size(a) for a in args) + sum(_size(v) for v in kwargs.values())
+            if bound is not None:
+                chars, objects = bound(args, kwargs)
+                if chars > ctx.limits.max_string_length:
+                    raise ctx.limits.over(LimitKind.MAX_STRING_LENGTH)
+                n += 4 * chars + 64 * objects
+            mem.charge(n)
             return fn(*args, **kwargs)
 
     return call
@@ -94,18 +205,37 @@ def _text_helpers(ctx: Ctx) -> dict[str, Any]:
                 ctx.checkpoint()
             return super().format(obj, context, maxlevels, level)
 
+    limit = ctx.limits.max_string_length
+
+    class Bounded(io.StringIO):
+        """pformat's output, ended at max_string_length (an indent repeats on every line and
+        level: pformat(rows, indent=1000000) grew without bound in the embedding process)."""
+
+        size = 0
+
+        def write(self, text: str) -> int:
+            self.size += len(text)
+            if self.size > limit:
+                raise ctx.limits.over(LimitKind.MAX_STRING_LENGTH)
+            return super().write(text)
+
     def pformat(
         obj: Any, indent: int, width: int, depth: Any, compact: bool, sort_dicts: bool, und: bool
     ) -> str:
+        if isinstance(indent, int) and indent > limit:  # (one line's indent, made before it is written)
+            raise ctx.limits.over(LimitKind.MAX_STRING_LENGTH)
+        out = Bounded()
         printer = Printer(
             indent=indent,
             width=width,
             depth=depth,
+            stream=out,
             compact=compact,
             sort_dicts=sort_dicts,
             underscore_numbers=und,
         )
-        return printer.pformat(obj)
+        printer.pprint(obj)  # (the text, then a newline)
+        return out.getvalue()[:-1]
 
     def uuid_name_hex(namespace_hex: str, name: str, version: int) -> str:
         maker = uuid.uuid5 if version == 5 else uuid.uuid3
@@ -114,21 +244,27 @@ def _text_helpers(ctx: Ctx) -> dict[str, Any]:
     def log_format(fmt: str, record: dict[str, Any]) -> str:
         # a width or precision is a size the host would allocate before anything is charged
         # (`%(message)2000000000s`): over the value limit, the run ends as for any long value
-        limit = ctx.limits.max_string_length
+        # and each conversion may repeat the longest value: "%(message)s" * 3000 with a 1 MB message
+        longest = max((len(v) if isinstance(v, str) else 32 for v in record.values()), default=0)
+        total = len(fmt)
         for m in _FORMAT_WIDTHS.finditer(fmt):
             if any(n and int(n) > limit for n in m.groups()):
+                raise ctx.limits.over(LimitKind.MAX_STRING_LENGTH)
+            total += max([longest, *(int(n) for n in m.groups() if n)])
+            if total > limit:
                 raise ctx.limits.over(LimitKind.MAX_STRING_LENGTH)
         return fmt % record
 
     return {
         **{
+            n: _quoted_in_parts(ctx, getattr(urllib.parse, n))
+            for n in ("quote", "quote_plus", "quote_from_bytes")
+        },
+        **{
             n: getattr(urllib.parse, n)
             for n in (
-                "quote",
-                "quote_plus",
                 "unquote",
                 "unquote_plus",
-                "quote_from_bytes",
                 "unquote_to_bytes",
                 "urlencode",
                 "parse_qs",
@@ -159,7 +295,7 @@ def external_modules(
         def make() -> Any:
             table = attrs() if callable(attrs) else attrs
             return pm.ExternalModule(
-                {k: guard(_charged(ctx, v)) if callable(v) else v for k, v in table.items()}
+                {k: guard(_charged(ctx, v, k)) if callable(v) else v for k, v in table.items()}
             )
 
         return make
