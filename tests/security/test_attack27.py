@@ -193,3 +193,17 @@ def test_host_served_modules_still_give_cpythons_answers() -> None:
         "",
         0,
     )
+
+
+def test_a_sessions_next_run_looks_again() -> None:
+    """What one run's lookups saw is not used by the session's next run, which counts its commands
+    from 0 again: a file the embedder wrote between the calls is found."""
+    from sandbash import Bash
+
+    bash = Bash()
+    session = bash.session()
+    session.exec("mkdir -p /tmp/w; cd /tmp/w; PATH=/tmp/w:$PATH")
+    assert session.exec(":; s; echo $?").stdout == "127\n"
+    bash.write_file("/tmp/w/s", "echo hi\n")  # (not executable: found, and refused to run)
+    r = session.exec(":; s; echo $?")
+    assert (r.stdout, r.stderr) == ("126\n", "bash: line 1: /tmp/w/s: Permission denied\n")

@@ -57,6 +57,7 @@ from .variables import AssignError, ElementError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..expand.words import Expander
+    from ..limits import Budget
     from ..vfs.base import Stat
     from .compiler import Plan
     from .evaluator import Evaluator
@@ -119,8 +120,8 @@ class Executor:
         # command is refused there, not looked up again)
         self.refused_lookup: tuple[str, str] | None = None
         # what the lookups of one command stat'ed (lookup_stat): the run's command count then, the
-        # directory, and each path's stat (or the policy's refusal, "" when absent)
-        self.lookup_stats: tuple[int, str, dict[str, Stat | str]] | None = None
+        # directory, each path's stat (or the policy's refusal, "" when absent), the run's budget
+        self.lookup_stats: tuple[int, str, dict[str, Stat | str], Budget] | None = None
         # why the policy refused the first path find_command's last search met (None: none was)
         self.search_refused: str | None = None
 
@@ -974,10 +975,17 @@ class Executor:
         between (the run's command count is unchanged), and bash searches once: one stat of each
         path, so one decision (and one audit event) of a refused one."""
         fs = self.state.fs
-        count = self.sh.rt.budget.commands
+        budget = self.sh.rt.budget
+        count = budget.commands
         memo = self.lookup_stats
-        if memo is None or memo[0] != count or memo[1] != fs.cwd or len(memo[2]) >= _LOOKUP_STATS:
-            memo = self.lookup_stats = (count, fs.cwd, {})
+        if (
+            memo is None
+            or memo[0] != count
+            or memo[3] is not budget  # (a session's next run counts from 0 again)
+            or memo[1] != fs.cwd
+            or len(memo[2]) >= _LOOKUP_STATS
+        ):
+            memo = self.lookup_stats = (count, fs.cwd, {}, budget)
         table = memo[2]
         got = table.get(path)
         if got is None:
@@ -1236,12 +1244,15 @@ class Executor:
                 child.state.exported_funcs = {f for f in funcs if f"BASH_FUNC_{f}%%" in env}
         # the caller's search for the program (run_program's find_program) is the run's own
         memo = self.lookup_stats
-        if memo is not None and (memo[0] != self.sh.rt.budget.commands or memo[1] != child.state.fs.cwd):
+        budget = self.sh.rt.budget
+        if memo is not None and (
+            memo[0] != budget.commands or memo[3] is not budget or memo[1] != child.state.fs.cwd
+        ):
             memo = None
         try:
             child.rt.budget.command()
             if memo is not None:
-                child.ex.lookup_stats = (child.rt.budget.commands, memo[1], memo[2])
+                child.ex.lookup_stats = (child.rt.budget.commands, memo[1], memo[2], child.rt.budget)
             if timeout is None:
                 return child.ex.dispatch(list(argv), None, (), programs_only=True)
             with thread_deadline(child.rt.budget):
