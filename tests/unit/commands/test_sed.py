@@ -402,6 +402,121 @@ def test_sed_programs_with_state_run_cycle_by_cycle(argv: list[str], monkeypatch
     assert (got.stdout, got.status) == (exp_out, exp_status), got.stderr
 
 
+# s///g whose matches are each one ASCII character of a set, or one ASCII literal, is done by bytes
+# operations (sed/charsub.py): translate, split and join, bytes.replace. Text with multibyte
+# characters, invalid UTF-8, long lines and runs of matches across reads.
+CHAR_TEXT = (
+    BLOCK_TEXT[:60_000]
+    + "é€ 𝄞 naïve x9 ẞ K ſ k s\n".encode() * 300
+    + b"\xff\xc3 a1\xe2\x82 9\xc3\n" * 200
+    + b"9" * 140_000
+    + b"\n"
+    + BLOCK_TEXT[-30_000:]
+)
+CHAR_SCRIPTS = [
+    "s/[0-9]/#/g",  # every replacement one byte: translate
+    "s/[a-f]/\\U&/g",
+    "s/ /_/g",
+    "s/[[:xdigit:]]/./g",
+    "s/[aeiou]/V/Ig",  # (no letter that folds to a non-ASCII one)
+    "s/[0-9]//g",  # every match deleted
+    "s/[[:digit:]]//g",
+    "s/[0-9]/<&>/g",  # a replacement per byte: split and join
+    "s/[0-9]/<>/g",  # one replacement for all
+    "s/\\([xyz]\\)/[\\1\\1]/g",
+    "-E s/([.=])/\\1\\1/g",
+    "s/[a-z]/\\u&-/g",
+    "s/[9]/\\n/g",
+    "s/9/nine/g",
+    "s/[=]/&&&/g",
+    "s/user/U/g",  # ASCII literal text: bytes.replace
+    "s/ER/&&/g",
+    "s/ms=/&ms=/g",
+    "-E s/(ERROR)/<\\1>/g",
+    "s/\\(99\\)/&/g",
+    "s/zz/z/g",
+    "s/user/U/",  # the first match of each line: bytes.replace once a line
+    "s/9/nine/",
+    "s/ERROR/&&/",
+    "s/ /\\n/",
+    "s/zz//",
+]
+NOT_CHAR_SCRIPTS = [
+    "s/[^0-9]/#/g",  # takes non-ASCII characters
+    "s/[[:alpha:]]/#/g",
+    "s/./#/g",
+    "s/\\w/#/g",
+    "s/[é9]/#/g",
+    "s/é/e/g",
+    "s/[ks]/#/Ig",  # K (KELVIN SIGN) and ſ fold to them
+    "s/user/U/Ig",
+    "s/[0-9]\\+/#/g",  # more than one character
+    "s/[0-9]\\{2\\}/#/g",
+    "s/^[0-9]/#/g",
+    "s/\\(9\\)\\1/#/g",
+    "-E s/1|2/#/g",
+    "s/[0-9]/#/",  # the first match of a set
+    "s/US/u/I",
+]
+
+
+def _char_path(monkeypatch: pytest.MonkeyPatch, taken: bool) -> None:
+    from sandbash.commands.sed import blocks, charsub
+    from sandbash.commands.sed.run import Runner
+    from sandbash.regex import Regex
+
+    def refuse(*_a: object, **_k: object) -> None:
+        raise AssertionError("the other path")
+
+    monkeypatch.setattr(Runner, "_loop", refuse)
+    if taken:
+        monkeypatch.setattr(blocks, "_substitute_spans", refuse)
+        monkeypatch.setattr(blocks, "_first_per_line", refuse)
+        monkeypatch.setattr(Regex, "finditer", refuse)
+        monkeypatch.setattr(Regex, "spans", refuse)
+    else:
+        monkeypatch.setattr(charsub.CharSub, "run", refuse)
+
+
+@needs_sed
+@pytest.mark.parametrize(
+    ("script", "taken"), [(s, True) for s in CHAR_SCRIPTS] + [(s, False) for s in NOT_CHAR_SCRIPTS]
+)
+def test_sed_char_substitution_matches_gnu(script: str, taken: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    _char_path(monkeypatch, taken)
+    *opts, prog = script.split(" ")
+    files = {"f": CHAR_TEXT}
+    for argv, stdin in ((["sed", *opts, prog, "f"], b""), (["sed", *opts, prog], CHAR_TEXT)):
+        exp_out, exp_err, exp_status = real_command(argv, stdin, files=files)
+        got = run_command(argv, stdin, files=files)
+        assert (got.stdout, got.status) == (exp_out, exp_status), (got.stderr, exp_err)
+
+
+@pytest.mark.parametrize(
+    ("script", "out"),
+    [
+        ("s/x/&&&&&&&&/g", b"x" * 16),
+        ("s/[x]/[&]/g", b"[x][x]"),
+        ("s/[xy]/&&/g", b"xxxx"),
+        ("s/xx/&&&/g", b"xxxxxx"),
+    ],
+)
+def test_sed_char_substitution_is_bounded(script: str, out: bytes) -> None:
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    limits = Limits(max_string_length=1 << 20)
+    # one line made longer than the string limit is the limit; many short lines stream out
+    with pytest.raises(LimitExceeded) as e:
+        run_command(["sed", script], b"x" * 700_000 + b"\n", limits=limits)
+    assert e.value.kind == LimitKind.MAX_STRING_LENGTH
+    r = run_command(["sed", script], b"xx\n" * 300_000, limits=limits)
+    assert r.stdout == (out + b"\n") * 300_000
+    # a replacement of 100 KB per character: written a few characters at a time, never held whole
+    big = "s/[0-9]/" + "y" * 100_000 + "/g"
+    r = run_command(["sed", big], b"123\n" * 40, limits=Limits(max_memory=64 << 20))
+    assert r.status == 0 and r.stdout == (b"y" * 300_000 + b"\n") * 40
+
+
 def test_sed_block_substitution_is_bounded() -> None:
     from sandbash.limits import LimitExceeded, LimitKind, Limits
 
@@ -422,7 +537,13 @@ def test_sed_block_substitution_is_bounded() -> None:
 
 
 @pytest.mark.parametrize(
-    "argv", [["sed", "s/x*/-/g"], ["sed", "-n", "/q*/p"], ["sed", "s/x/y/"], ["sed", "/q/!d"]]
+    "argv",
+    [
+        ["sed", "s/x*/-/g"],
+        ["sed", "-n", "/q*/p"],
+        ["sed", "s/x/y/"],
+        ["sed", "/q/!d"],
+    ],
 )
 def test_block_paths_answer_the_deadline(argv: list[str]) -> None:
     """A long input through sed's block paths ends at the run's deadline (the per-match loops check
@@ -435,3 +556,62 @@ def test_block_paths_answer_the_deadline(argv: list[str]) -> None:
     with pytest.raises(LimitExceeded) as e:
         run_command([*argv, "f"], files={"f": data}, limits=Limits(timeout=0.05, max_memory=1 << 30))
     assert e.value.kind == LimitKind.TIMEOUT
+
+
+def test_sed_literal_substitution_is_bounded() -> None:
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    # ASCII literal text made longer: one long line is replaced match by match and ends at the string
+    # limit without being made whole first; many lines stream out whole
+    grow = "s/ab/" + "y" * 1000 + "/g"
+    for data in (b"ab" * 2_000_000 + b"\n", b"q\n" + b"abab" * 1_000_000):
+        with pytest.raises(LimitExceeded) as e:
+            run_command(["sed", grow], data, limits=Limits(max_string_length=1 << 20, max_memory=96 << 20))
+        assert e.value.kind == LimitKind.MAX_STRING_LENGTH
+    r = run_command(["sed", grow], b"ab-ab\n" * 20_000, limits=Limits(max_memory=96 << 20))
+    assert r.stdout == (b"y" * 1000 + b"-" + b"y" * 1000 + b"\n") * 20_000
+    # a line longer than a piece among short ones: replaced match by match, the same text
+    data = b"aa\n" * 1000 + b"x" + b"a" * 2_999_999 + b"\n" + b"aaa\n" * 1000
+    r = run_command(["sed", "s/aa/a&a/g"], data, limits=Limits(max_memory=96 << 20))
+    assert r.stdout == b"aaaa\n" * 1000 + b"x" + b"aaaa" * 1_499_999 + b"a\n" + b"aaaaa\n" * 1000
+
+
+@pytest.mark.parametrize("prog", ["s/[xq]/<&>/g", "s/q/Q/g", "s/[xq]//g", "s/[q]/QQ/g", "s/qq/Q/g"])
+def test_char_substitution_answers_the_deadline(prog: str) -> None:
+    """sed's bytes paths of s///g (sed/charsub.py) over endless input end at the run's deadline, and
+    what they make streams out (the limit named, not how fast)."""
+    from sandbash.api import Bash
+    from sandbash.errors import ExecutionLimitError
+    from sandbash.limits import Limits
+
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(timeout=1.0, max_memory=256 << 20)).exec(f"yes 'xx qq row' | sed '{prog}' | wc -c")
+    assert info.value.limit == "timeout"
+
+
+@pytest.mark.parametrize(
+    ("script", "limit"),
+    [
+        ("yes | tr -d '\\n' | sed s/y/n/g | wc -c", "max_memory"),  # an endless line is held, and counted
+        ("yes | tr -d '\\n' | sed s/yy/n/ | wc -c", "max_memory"),
+        ("yes | tr -d '\\n' | sed 's/[y]/<&>/g' | wc -c", "max_memory"),
+        # a line grown a thousand times is the string limit, never made whole first
+        (
+            "head -c 300000 /dev/zero | tr '\\0' a | sed \"s/a/$(printf 'y%.0s' {1..1000})/g\" | wc -c",
+            "max_string_length",
+        ),
+        (
+            "head -c 300000 /dev/zero | tr '\\0' a | sed \"s/aa/$(printf 'y%.0s' {1..1000})/g\" | wc -c",
+            "max_string_length",
+        ),
+    ],
+)
+def test_sed_literal_and_char_paths_count_their_memory(script: str, limit: str) -> None:
+    from sandbash.api import Bash
+    from sandbash.errors import ExecutionLimitError
+    from sandbash.limits import Limits
+
+    # (the deadline far off: the limit that ends the run is the memory's, not the time's)
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(timeout=60.0, max_memory=64 << 20, max_string_length=64 << 20)).exec(script)
+    assert info.value.limit == limit

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from ...limits import LimitExceeded, LimitKind
 from ...regex import Match, Regex, RegexError, compile_regex
 from ...stdio.streams import Stream
+from . import charsub
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class Plan:
-    __slots__ = ("global_", "keep", "kind", "line", "print_", "repl", "rx")
+    __slots__ = ("chars", "global_", "keep", "kind", "line", "print_", "repl", "rx")
 
     def __init__(self, kind: str, rx: Regex, keep: bool = True) -> None:
         self.kind = kind  # "s": substitute; "lines": keep (or drop) the lines that match
@@ -33,6 +34,7 @@ class Plan:
         self.global_ = False
         self.print_ = False  # -n with s///p: only the lines substituted
         self.line = 0  # how long the line being written is so far (its newline not yet written)
+        self.chars: charsub.CharSub | None = None  # s///g done by bytes operations
 
 
 def plan(runner: Runner, names: list[str]) -> Plan | None:
@@ -67,6 +69,8 @@ def plan(runner: Runner, names: list[str]) -> Plan | None:
             return None
         p = Plan("s", rx)
         p.repl, p.global_, p.print_ = c.repl, c.global_, runner.quiet
+        if not runner.quiet and c.rx is not None:
+            p.chars = charsub.plan(c.rx, rx, c.repl, expand, c.global_)
         return p
     if c.name not in "pd" or c.a1 is None or c.a1.kind != "re" or (c.name == "p") != runner.quiet:
         return None
@@ -186,6 +190,9 @@ def _substitute(runner: Runner, p: Plan, block: bytes, end: int) -> None:
     out: list[bytes] = []
     last = 0  # where the text not yet copied starts
     le = -1  # end of the line (after its newline) of the last match replaced
+    if p.chars is not None:
+        p.chars.run(block, lambda data: _write(runner, p, [data]), checkpoint)
+        return
     if p.global_ and simple is not None and not p.print_:
         _substitute_spans(runner, p, simple, block, end)
         return

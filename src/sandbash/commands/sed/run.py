@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 FLUSH_AT = 1 << 16
-# characters special in a BRE or an ERE (or escaped in either): a pattern free of them is literal text
-_REGEX_SPECIAL = frozenset(".[]*^$\\+?{}()|")
 
 
 class Input:
@@ -397,9 +395,6 @@ class Runner:
 
     # ------------------------------------------------------------ run
     def run(self, names: list[str]) -> int:
-        literal = self.bulk_replacement(names)
-        if literal is not None:
-            return self.run_bulk(names[0], *literal)
         plan = blocks.plan(self, names)
         if plan is not None:
             return blocks.run(self, names[0], plan)
@@ -427,40 +422,6 @@ class Runner:
             return self.quit_status if self.status == 0 else self.status
         return self.status
 
-    def bulk_replacement(self, names: list[str]) -> tuple[bytes, bytes, bool] | None:
-        """(old, new, global) when the whole program is `s/LITERAL/TEXT/` or
-        `s/LITERAL/TEXT/g` over one input.
-
-        Such a program is bytes.replace on whole blocks of lines (or on each
-        line, once): the literal cannot contain the line separator, so no match
-        crosses a line and the output is the same as cycle by cycle, many times faster."""
-        if len(self.cmds) != 1 or len(names) != 1 or self.quiet or self.in_place or self.unbuffered:
-            return None
-        c = self.cmds[0]
-        if (
-            c.name != "s"
-            or c.a1 is not None
-            or c.negate
-            or c.occurrence != 1
-            or c.print_
-            or c.evaluate
-            or c.wfile
-            or c.icase
-            or c.mline
-            or c.rx is None
-            or c.repl is None
-            or c.repl.simple is None
-            or not isinstance(c.rx.pattern, str)
-        ):
-            return None
-        pat = c.rx.pattern
-        if not pat or not pat.isascii() or any(ch in _REGEX_SPECIAL for ch in pat):
-            return None
-        old = pat.encode()
-        if self.sep in old:
-            return None
-        return old, c.repl.simple, c.global_
-
     def operands(self, names: list[str]) -> Inputs:
         """The input files in GNU sed's words: one it cannot open is skipped (status 2); one it
         cannot read, a directory too, ends the input (status 4)."""
@@ -480,36 +441,6 @@ class Runner:
 
         inputs.on_open_error, inputs.on_read_error = open_failed, read_failed
         return inputs
-
-    def run_bulk(self, name: str, old: bytes, new: bytes, global_: bool) -> int:
-        inputs = self.operands([name])
-        for _name, stream in inputs:
-            with inputs.reading():
-                self._replace_all(stream, old, new, global_)
-        return self.status
-
-    def _replace_all(self, stream: Stream, old: bytes, new: bytes, global_: bool) -> None:
-        ctx = self.ctx
-        sep = self.sep
-
-        def replace(block: bytes) -> bytes:
-            if global_:
-                return block.replace(old, new)
-            return sep.join([line.replace(old, new, 1) for line in block.split(sep)])
-
-        carry: list[bytes] = []  # the unfinished line, across chunks
-        for chunk in stream.chunks():
-            ctx.checkpoint()
-            end = chunk.rfind(sep)
-            if end < 0:
-                carry.append(chunk)
-                continue
-            carry.append(chunk[: end + 1])
-            self.dest.write(replace(b"".join(carry)))
-            carry = [chunk[end + 1 :]]
-        rest = b"".join(carry)
-        if rest:
-            self.dest.write(replace(rest))
 
     def _loop(self, inp: Input) -> None:
         while True:
