@@ -558,6 +558,47 @@ ERRORS = [
 ]
 
 
+# Records counted as they are read or only at the end of each input (a program whose code reads
+# neither NR nor FNR): what END, getline, exit, a second file and a fatal message then see
+MANY = "".join(f"k{i % 7} {i}\n" for i in range(5000))
+END_COUNTS = [
+    case("{ s[$1] += $2 } END { for (k in s) n++; print n }", stdin=MANY),
+    case("{ s[$1] += $2 } END { print NR, FNR }", "f", "g", files={"f": MANY, "g": "a 1\nb 2"}),
+    case("{ x = $2 } END { print x; getline; print x, $0 }", "f", files={"f": MANY}),
+    case(
+        '{ x = $2 } END { while ((getline line < "g") > 0) c++; print c, x }',
+        "f",
+        files={"f": MANY, "g": "1\n2\n"},
+    ),
+    case("$2 == 4321 { exit } END { print $0 }", "f", files={"f": MANY}),
+    case("function n() { return NR } { x = $1 } END { print n() }", "f", "f", files={"f": MANY}),
+    case("FNR == 3 { nextfile } { c++ } END { print c }", "f", "g", files={"f": MANY, "g": MANY}),
+    case("{ c++ } END { print c }", "f", "NR=10", "g", files={"f": "a\nb\n", "g": "c\n"}),
+    case("{ c++ } END { print c, NR }", "f", "NR=10", "g", files={"f": "a\nb\n", "g": "c\n"}),
+]
+END_ERRORS = [
+    case("{ x = $2 } END { print 1 / (x - x) }", "f", files={"f": MANY}),
+    case("{ x = $2 } END { print 1 / (x - x) }", "f", "g", files={"f": MANY, "g": "a 3\nb 4\n"}),
+    case("{ x = $2; if (x == 4000) print 1 / 0 } END { print x }", "f", files={"f": MANY}),
+]
+
+
+@needs_gawk
+@pytest.mark.parametrize("args,stdin,files", END_COUNTS)
+def test_record_counts_seen_after_the_input_match_gawk(
+    args: list[str], stdin: str, files: dict[str, str]
+) -> None:
+    _compare(args, stdin, files, stderr=False)
+
+
+@needs_gawk
+@pytest.mark.parametrize("args,stdin,files", END_ERRORS)
+def test_fatal_messages_name_the_last_record_as_gawk(
+    args: list[str], stdin: str, files: dict[str, str]
+) -> None:
+    _compare(args, stdin, files, stderr=True)
+
+
 def _compare(args: list[str], stdin: str, files: dict[str, str], stderr: bool) -> None:
     exp_out, exp_err, exp_status = real_command(
         ["gawk", *args], stdin.encode("utf-8", "surrogateescape"), files

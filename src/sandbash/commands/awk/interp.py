@@ -705,7 +705,9 @@ class Interp(Runtime):
         ns = self.ns
         main = ns.get("_MAIN")
         checkpoint = self.ctx.budget.checkpoint
-        count_nr = bool({"NR", "FNR"} & self.uses) or "_END" in ns or self.may_warn
+        # NR and FNR are stored once the input ends (or a record's code raises) when nothing reads
+        # them meanwhile: an END block that reads them names them too
+        count_nr = bool({"NR", "FNR"} & self.uses) or self.may_warn
         nr = to_num(ns["V_NR"])
         fnr = to_num(ns["V_FNR"])
         try:
