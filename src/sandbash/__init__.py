@@ -7,6 +7,10 @@ print(result.stdout)
 
 import gc as _gc
 
+from . import pycache as _pycache
+
+_pycache.install()  # the package's own modules from their cached bytecode (pycache.py)
+
 # The import makes ~100k long-lived objects and no garbage: the collector's passes over them while it
 # ran freed nothing and cost ~4% of `sandbash -c 'echo hi'`. It is paused, and what the import made goes
 # to the oldest generation at once (freeze then unfreeze moves objects without visiting them), where

@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "foundation",
         (
             "sandbash.leanclass",  # @dataclass without importing dataclasses (start-up)
+            "sandbash.pycache",  # the package's modules from their cached bytecode (start-up)
             "sandbash.textcache",
             "sandbash.limits",
             "sandbash.result",

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 
-from .. import __version__
+from .. import __version__, pycache
 from ..api import Bash
 from ..config import build_filesystem as build_filesystem
 from ..config import parse_limit, start_cwd
@@ -277,6 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # (~100k) live as long as it does, so the collector need not walk them again (a plain
         # `echo hi` spent ~12% of its instructions in collections that freed none of them)
         gc.freeze()
+        pycache.freeze_imports = True  # (and what a later import makes: pycache.settle)
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["mcp"]:
         from ..agent.mcp_server import main as mcp_main
