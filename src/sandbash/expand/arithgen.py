@@ -16,6 +16,8 @@ MAX_NODES or nested deeper than MAX_DEPTH are not generated (they keep their clo
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from ..textcache import function_of
@@ -171,17 +173,39 @@ class _Gen:
             self.emit(ind, f"if {x} is None:")
             self.plain_or_value(x, ind + 1, False)
 
-        self.found(name, test, body, f"{x} = _rd({name}, ev)", ind)
+        # (first: the value is a number arithmetic stored, INTS's key, a str; a nameref's value is
+        # a name, never one, but its test stays)
+        hit = f"v is not None and ({x} := _ints.get(v.value)) is not None and not v.attrs & {NAMEREF}"
+        self.found(name, test, body, f"{x} = _rd({name}, ev)", ind, (hit, None))
         return x
 
-    def found(self, cname: str, test: str, body: Callable[[int], None], slow: str, ind: int) -> None:
+    def found(
+        self,
+        cname: str,
+        test: str,
+        body: Callable[[int], None],
+        slow: str,
+        ind: int,
+        hit: tuple[str, Callable[[int], None] | None] | None = None,
+    ) -> None:
         """`body` for the variable `cname` names when `test` holds for it (`v`), else `slow`. The
         variable is the innermost binding (the walk of read_name and Evaluator.set): the innermost
         scope `t` first, then ev.scopes outward, walked only when `t` has no binding (so a variable
         of the innermost scope costs one look-up). An evaluator without the shell's scopes has
-        arith.NO_SCOPES, which binds nothing: every such variable is `slow`'s."""
+        arith.NO_SCOPES, which binds nothing: every such variable is `slow`'s. `hit`: a cheaper
+        test of the innermost binding, for the common case (a value INTS holds: a number
+        arithmetic stored), and what it runs instead of `body` (None: the test did it all); tested
+        first, `test` and `body` then take the rest."""
         self.emit(ind, f"v = t.get({cname})")
-        self.emit(ind, f"if {test}:")
+        if hit is not None:
+            self.emit(ind, f"if {hit[0]}:")
+            if hit[1] is None:
+                self.emit(ind + 1, "pass")
+            else:
+                hit[1](ind + 1)
+            self.emit(ind, f"elif {test}:")
+        else:
+            self.emit(ind, f"if {test}:")
         body(ind + 1)
         self.emit(ind, "else:")
         self.emit(ind + 1, "if v is None:")
@@ -230,7 +254,16 @@ class _Gen:
             self.emit(ind, "v.value = r")
             self.remember(value, ind)
 
-        self.found(cname, test, body, slow, ind)
+        def stored(ind: int) -> None:
+            # (the old text is INTS's: ASCII)
+            self.emit(ind, f"r = str({value})")
+            self.emit(ind, "if len(r) != len(q):")
+            self.emit(ind + 1, f"ev.resized({cname}, len(r) - len(q))")
+            self.emit(ind, "v.value = r")
+            self.remember(value, ind)
+
+        hit = 'v is not None and (q := v.value) in _ints and ((a := v.attrs) == 1 or a == 0 and not ev.opts["allexport"])'
+        self.found(cname, test, body, slow, ind, (hit, stored))
 
     def remember(self, value: str, ind: int) -> None:
         """arithops.remember, inline: `r` is str(value), just stored."""
@@ -344,8 +377,8 @@ class _Gen:
             f" and type(r := v.value) is str and ((o1 := _ints.get(r)) is not None or {_PLAIN})"
         )
 
-        def body(ind: int) -> None:
-            self.emit(ind, f"{old} = int(r) if o1 is None else o1")
+        def body(ind: int, known: bool = False) -> None:
+            self.emit(ind, f"{old} = o1" if known else f"{old} = int(r) if o1 is None else o1")
             self.emit(ind, f"{new} = {old} + {delta}")
             self.wrap_if_over(new, ind, delta > 0, delta < 0)
             # (a text of another length is charged to max_memory before it is stored, as store()
@@ -359,8 +392,13 @@ class _Gen:
             if not node.prefix:
                 self.emit(ind, f"{x} = {old}")
 
-        # (the one variable Evaluator.get and .set would find)
-        self.found(name, test, body, slow, ind)
+        # (the one variable Evaluator.get and .set would find; first, one that holds a number
+        # arithmetic stored)
+        hit = (
+            "v is not None and (o1 := _ints.get(r := v.value)) is not None"
+            ' and ((a := v.attrs) == 0 and not ev.opts["allexport"] or a == 1)'
+        )
+        self.found(name, test, body, slow, ind, (hit, partial(body, known=True)))
         return x
 
     def wrap_if_over(self, x: str, ind: int, over: bool = True, under: bool = True) -> None:

@@ -202,6 +202,21 @@ EDGES = {
     "errexit": "set -e; x=0; (( x++ )) || echo failed-as-status; (( x++ )); echo $x; (( x - x )); echo unreached",
     "loop-tier-switch": "t=0; for ((n=0; n<300; n++)); do t=$(( (t + n*3) % 97 )); (( t2 += n )); let t3+=n; done; echo $t $t2 $t3",
     "function-loop": "f() { local k=$1; echo $(( k * k + k / 2 - k % 3 )); }; for ((i=-30; i<30; i+=7)); do f $i; done",
+    # a variable holding a number arithmetic stored (INTS's: the generated reads' and stores' first
+    # test), then changed every other way
+    "ints-then-attrs": "(( x = 5 )); declare -i x; (( x += 2 )); echo $x; x='x*2'; echo $x; readonly x; (( x++ )); echo $? $x",
+    "ints-then-array": "(( x = 5 )); x[1]=7; (( x += 1, y = x + x[1] )); echo ${x[*]} $y; (( x++ )); echo ${x[@]}",
+    "ints-then-export": "(( x = 5 )); export x; (( x *= 3, x++ )); echo $x; env | grep '^x='",
+    "ints-then-allexport": "(( x = 5, y = 1 )); set -a; (( x++, y = y + 1 )); env | grep -E '^(x|y)=' | sort",
+    "ints-local-shadow": "(( x = 5 )); f() { local x=7; (( x = x * 2 )); (( x++ )); echo $x; }; f; echo $x; g() { (( x += 100 )); }; g; echo $x",
+    "ints-sizes": "(( x = 9 )); (( x++ )); (( x = x * 1000 - 1 )); (( x = -x )); (( x-- )); echo $x; x=' 12'; (( x++ )); echo $x; x=é; (( x = 3, y = x )); echo $x $y",
+    "ints-unset": "(( x = 5 )); unset x; (( x++ )); echo $x; (( y = 3 )); unset y; echo $(( y + 1 )); set -u; (( z = 2 )); unset z; (( z + 1 )); echo after",
+    "ints-nameref-target": "(( x = 5 )); declare -n r=x; (( r++ )); (( r = r * 2 )); echo $x $r; declare +n r; (( r++ )); echo $r $x",
+    "ints-loop-changes": (
+        "t=0; for ((i=0; i<200; i++)); do (( t += i, u = t % 7 )); "
+        "case $i in 50) declare -i t;; 100) export u;; 150) t='i*0+1';; 180) readonly u;; esac; done; "
+        "echo $t $u"
+    ),
 }
 
 
