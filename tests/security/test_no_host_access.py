@@ -122,8 +122,8 @@ OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has go
 # pasted into source: literals go through repr/constants)
 # modules that compile generated Python: awk and jq programs (from parsed, escaped trees), the
 # lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script
-# text), arithmetic (arithgen.py), a hot `(( ))` command around arithgen's statements (arithcmd.py)
-# and hot function bodies (funcgen.py), all from parsed trees with every script-derived value a
+# text), arithmetic (arithgen.py), a hot `(( ))` command around arithgen's statements (arithcmd.py),
+# a hot `for ((;;))` loop's steps around them (arithfor.py) and hot function bodies (funcgen.py), all from parsed trees with every script-derived value a
 # namespace constant, never text in the source; textcache.py's function_of is the one place those
 # and steps.py have their text run (once per process)
 OWNERS_CODEGEN = (
@@ -132,6 +132,7 @@ OWNERS_CODEGEN = (
     "leanclass.py",
     "expand/arithgen.py",
     "interp/arithcmd.py",
+    "interp/arithfor.py",
     "interp/funcgen.py",
     "interp/steps.py",
     "textcache.py",

@@ -88,7 +88,8 @@ def fits(node: Arith | Slot) -> bool:
 class _Gen:
     """Source lines of one function; `expr` returns the name holding a node's value."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, prefix: str = "c") -> None:
+        self.prefix = prefix  # (of the constants' names: two texts' statements in one function)
         self.lines: list[str] = []
         self.consts: dict[str, object] = {}
         self._const_names: dict[tuple[type, object], str] = {}
@@ -100,7 +101,7 @@ class _Gen:
         key = (type(value), value)
         name = self._const_names.get(key)
         if name is None:
-            name = self._const_names[key] = f"c{len(self.consts)}"
+            name = self._const_names[key] = f"{self.prefix}{len(self.consts)}"
             self.consts[name] = value
         return name
 
@@ -514,15 +515,18 @@ def generate(node: Arith | Slot, text: str) -> Fn | None:
     return _function(gen, gen.expr(node, 1))  # type: ignore[return-value]
 
 
-def statements(node: Arith, text: str, ind: int) -> tuple[list[str], str, dict[str, object]] | None:
+def statements(
+    node: Arith, text: str, ind: int, prefix: str = "c"
+) -> tuple[list[str], str, dict[str, object]] | None:
     """`node`, parsed from `text`, as statements to write into a function of another's (the hot
     `(( ))` command of interp/arithcmd.py) at indentation level `ind`, with the shared evaluator
     in `ev`: the lines, the expression that is the value after them, and the namespace they need
     (helpers and the constants; nothing of the script is source text); None when the tree is too
-    large or deep. The lines bind `t`, `v`, `r`, `q`, `a`, `o1`, `s`, `i` and `x1`... as locals."""
+    large or deep. The lines bind `t`, `v`, `r`, `q`, `a`, `o1`, `s`, `i` and `x1`... as locals, and
+    name their constants `prefix` and a number (another prefix for another text in one function)."""
     if not fits(node):
         return None
-    gen = _Gen(text)
+    gen = _Gen(text, prefix)
     result = gen.expr(node, ind)
     head = ["    " * ind + "t = ev.scopes[-1]"] if gen.scoped else []
     return head + gen.lines, result, {**_HELPERS, **gen.consts}

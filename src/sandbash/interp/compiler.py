@@ -133,6 +133,7 @@ class Compiler:
         "generated",
         "cold",
         "stale",
+        "fors",
     )
 
     def __init__(self, ev: Evaluator) -> None:
@@ -162,6 +163,9 @@ class Compiler:
         # with some: such a list is compiled again when it is asked for once one of its texts is
         self.cold: list[str] | None = None
         self.stale: dict[int, tuple[A.CommandList, tuple[str, ...]]] = {}
+        # `for ((;;))` loops whose parts are hot, by node: their generated steps (arithfor.py), or
+        # None where they are not generated (too large, past the budget)
+        self.fors: dict[int, tuple[A.ArithFor, Callable[..., int] | None]] = {}
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
@@ -196,6 +200,7 @@ class Compiler:
             self.shapes.clear()
             self.bodies.clear()
             self.stale.clear()
+            self.fors.clear()
             self.weight = 0
         outer = self.cold
         self.cold = []
@@ -257,6 +262,24 @@ class Compiler:
         code = funcgen.generate(self, node) or code
         self.bodies[key] = (node, code)
         return code, True
+
+    def arith_for(self, node: A.ArithFor) -> Callable[..., int] | None:
+        """The generated steps of a `for ((;;))` loop whose parts are literal (arithfor.py), once
+        both parts' texts are generated; None before that, and for good when they cannot be."""
+        key = id(node)
+        hit = self.fors.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        from . import arithfor, funcgen  # (only once a loop is hot)
+
+        hot = arithfor.hot(node)
+        if hot is False:
+            return None  # (asked again at the loop's next check)
+        if len(self.fors) >= _CACHE_MAX:
+            self.fors.clear()
+        run = arithfor.fused(self, node, funcgen.GEN_CHARS) if hot else None
+        self.fors[key] = (node, run)
+        return run
 
     def case_tests(self, node: A.Case) -> tuple[tuple[CaseTest, ...], ...]:
         """The tests of a `case` command's patterns, made once (see case_tests)."""

@@ -449,6 +449,10 @@ class Evaluator:
         step_cold: Fn = lambda _ev: step_value()  # noqa: E731
         cond_fn = _part_fn(cond_text, cond_cold, aev)
         step_fn = _part_fn(step_text, step_cold, aev)
+        # once both parts are generated, the rest of the loop is one generated function
+        # (arithfor.py), handed over at a check while the shared evaluator is free
+        comp = self.comp
+        handed = False
         with self.loop_frame() as loop:
             n = 0  # (the step count: see LoopFrame)
             stop = loop.stop
@@ -458,6 +462,10 @@ class Evaluator:
                     if n >= stop:
                         stop = loop.check(n)
                         run_body = self.body_again(node.body, run_body)
+                        if comp is not None and not aev.depth and (fused := comp.arith_for(node)) is not None:
+                            handed = True  # (it counts the steps from here: loop.count)
+                            status = fused(loop, n - 1, stop, run_body, status)
+                            break
                         cond_fn = _part_fn(cond_text, cond_cold, aev)
                         step_fn = _part_fn(step_text, step_cold, aev)
                     if not mode.untraced and (st.traps or opts["xtrace"]):
@@ -497,7 +505,8 @@ class Evaluator:
                             status = 1
                             break
             finally:
-                loop.count = n
+                if not handed:
+                    loop.count = n
         st.last_status = status
         return status
 
