@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from contextvars import ContextVar
-from decimal import Decimal
 
 from ...limits import LimitExceeded, LimitKind
 from .encode import BUDGET, dumps
@@ -156,6 +155,8 @@ def _num_cmp(a: Any, b: Any) -> int:
         return 1
     if type(a) is LitNum and type(b) is LitNum and a.lit != b.lit:
         # equal doubles: jq compares the literals' decimal values
+        from decimal import Decimal
+
         da, db = Decimal(a.lit), Decimal(b.lit)
         return -1 if da < db else (1 if da > db else 0)
     return 0
@@ -218,6 +219,8 @@ def equal(a: Any, b: Any) -> bool:
         return _deep_equal(a, b)
     # both numbers
     if ta is LitNum and tb is LitNum and a == b and a.lit != b.lit:
+        from decimal import Decimal
+
         return Decimal(a.lit) == Decimal(b.lit)  # type: ignore[no-any-return]
     return a == b  # type: ignore[no-any-return]
 
