@@ -160,6 +160,14 @@ BOMBS = [
         expect=("max_memory",),
     ),
     param(
+        # os.environ's changes are kept by the host (outside Monty's heap): charged to the run
+        "py-environ-growth",
+        'python3 -c \'\nimport os\nfor i in range(10**6):\n    os.environ["K%d" % i] = "x" * 2000\'',
+        timeout=20,
+        profile="default",
+        expect=("max_memory",),
+    ),
+    param(
         "sq-blob-growth",
         "sqlite3 :memory: 'with recursive c(x) as (select 1 union all select x+1 from c) "
         "select max(length(b)) from (select zeroblob(1000000) b from c)'",

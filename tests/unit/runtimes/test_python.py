@@ -157,6 +157,20 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
         ("assert b; c()", "assert b; c()"),  # c() would join the raise's branch
         ("from functools import wraps, partial", "from functools import partial; wraps = _sb_wraps"),
         ("import string\nstring.Template(s)", "import string\n_SbTemplate(s)"),
+        # changes to os.environ go to the host, which keeps the program's environment
+        ("import os\nos.environ['A'] = v", "import os\n_sb_setenv('A', v)"),
+        ("import os as o\no.environ[k] += ':x'", "import os as o\n_sb_setenv(k, o.environ[k] + (':x'))"),
+        ("import os\ndel os.environ['A']", "import os\n_sb_unsetenv('A')"),
+        ("import os\nx = os.environ.pop('A', 1)", "import os\nx = _sb_environ_call('pop', 'A', 1)"),
+        (
+            "from os import environ as E\nE['A'] = E.get('B')",
+            "from os import environ as E\n_sb_setenv('A', E.get('B'))",
+        ),
+        (
+            "from os import environ\nprint(environ['A'])",
+            "from os import environ\nprint(_sb_environ_os.environ['A'])",
+        ),
+        ("d = {}\nd['A'] = 1", "d = {}\nd['A'] = 1"),  # not os.environ
         # an owner holding another edit is copied as written, so that call is left to Monty
         (
             "import os\nos.popen(c).read().translate(t)",

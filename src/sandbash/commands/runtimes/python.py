@@ -226,7 +226,7 @@ class _Run:
             "max_suspensions": 1 << 62,
         }
         # _sb_exit raises SystemExit into the program (it may catch it): not a host stop, so unguarded
-        sub = Subprocess(ctx, self.pm)
+        sub = Subprocess(ctx, self.pm, lambda: self.os.environ() if self.os.env_changes else None)
         lookup = {
             "_sb_exit": self._sb_exit,
             "_sb_eof": self._sb_eof,
@@ -238,6 +238,8 @@ class _Run:
             "_sb_popen_read": self._guarded(sub.popen_read),
             "_sb_pwrite": self._guarded(self.os.pwrite),
             "_sb_truncate": self._guarded(self.os.truncate),
+            "_sb_setenv": self._guarded(self.os.setenv),
+            "_sb_unsetenv": self._guarded(self.os.unsetenv),
         }
         modules = external_modules(self.pm, ctx, self._guarded)
         modules["subprocess"] = lambda: self.pm.ExternalModule(
@@ -252,10 +254,11 @@ class _Run:
             ctx.error(f"the Python runtime cannot start: {e}")
             return 127
         limit = min(ctx.limits.max_substitution_depth, MAX_NESTING)
-        with Nesting(limit) as within, ctx.hold_memory() as mem:
+        with Nesting(limit) as within, ctx.hold_memory() as mem, ctx.hold_memory() as env_mem:
             if not within:  # python3 -> subprocess -> python3 -> ...: each level holds a worker
                 raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limit)
             mem.charge(4 << 20)  # the worker's fixed cost, held while it runs this program
+            self.os.env_hold = env_mem
             session = checkout(
                 workers,
                 lambda: check_time(ctx),

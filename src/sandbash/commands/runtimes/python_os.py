@@ -12,6 +12,7 @@ import errno
 import posixpath
 import stat as statmod
 
+from ...limits import LimitExceeded, LimitKind, MemoryHold
 from ...vfs.errors import FsError, strerror
 from ...vfs.facade import FileStream
 from ..context import Ctx
@@ -52,6 +53,9 @@ def _join(directory: str, name: str) -> str:
     return f"{directory.rstrip('/')}/{name}"
 
 
+_ENTRY_BYTES = 120  # a dict entry and two str objects, beyond the text
+
+
 class VfsOS:
     """An `os=` handler for Monty: `handler(name=..., args=..., kwargs=..., is_async=...)`."""
 
@@ -61,6 +65,13 @@ class VfsOS:
         self.stdin_read = False
         # the path as the program wrote it in its last open() (Monty hands over absolute paths)
         self.given: str | None = None
+        # the program's changes to os.environ (None: deleted), seen by os.environ, os.getenv and
+        # the commands it runs, as CPython's os.environ is the environment its children inherit
+        self.env_changes: dict[str, str | None] = {}
+        # their bytes, charged to the run while the program runs (python.py sets the hold): the
+        # host keeps them, outside Monty's own memory limit
+        self.env_hold: MemoryHold | None = None
+        self.env_bytes = 0
 
     def __call__(
         self, *, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], is_async: bool, **_more: Any
@@ -158,10 +169,52 @@ class VfsOS:
         return self.ctx.fs.abspath(_path(p))
 
     def op_os_getenv(self, key: str, default: str | None = None) -> str | None:
-        return self.ctx.env.get(key, default)
+        return self.environ().get(key, default)
 
     def op_os_environ(self) -> dict[str, str]:
-        return dict(self.ctx.env)
+        return self.environ()
+
+    def environ(self) -> dict[str, str]:
+        """The program's environment: the command's, with the program's changes."""
+        env = dict(self.ctx.env)
+        for key, value in self.env_changes.items():
+            if value is None:
+                env.pop(key, None)
+            else:
+                env[key] = value
+        return env
+
+    def setenv(self, key: object, value: object) -> None:
+        """`os.environ[key] = value` (the rewritten statement)."""
+        if not isinstance(key, str):
+            raise TypeError(f"str expected, not {type(key).__name__}")
+        if not isinstance(value, str):
+            raise TypeError(f"str expected, not {type(value).__name__}")
+        if "\0" in key or "\0" in value:
+            raise ValueError("embedded null byte")
+        if "=" in key:
+            raise ValueError("illegal environment variable name")
+        if not key:
+            raise OSError(errno.EINVAL, "Invalid argument")
+        if len(key) + len(value) > self.ctx.limits.max_string_length:
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.ctx.limits.max_string_length)
+        self._change(key, value)
+
+    def _change(self, key: str, value: str | None) -> None:
+        old = self.env_changes.get(key)
+        size = self.env_bytes - (0 if old is None else len(old)) + (0 if value is None else len(value))
+        if key not in self.env_changes:
+            size += len(key) + _ENTRY_BYTES
+        if self.env_hold is not None:
+            self.env_hold.set(size)
+        self.env_bytes = size
+        self.env_changes[key] = value
+
+    def unsetenv(self, key: object) -> None:
+        """`del os.environ[key]` (the rewritten statement): KeyError if it is not set."""
+        if not isinstance(key, str) or key not in self.environ():
+            raise KeyError(key)
+        self._change(key, None)
 
     # ------------------------------------------------------------ reading
 

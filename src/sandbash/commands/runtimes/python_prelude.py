@@ -649,6 +649,43 @@ class _SbTemplate:
                 names.append(name)
         return names
 """,
+    "_sb_environ_os": r"""
+import os as _sb_environ_os
+""",
+    "_sb_environ_call": r"""
+import os as _sb_environ_os
+
+
+def _sb_environ_call(name, *args, **kwargs):
+    # os.environ.update/pop/setdefault(...): the changes go to the host (_sb_setenv/_sb_unsetenv)
+    env = _sb_environ_os.environ
+    if name == 'update':
+        if len(args) > 1:
+            raise TypeError('update expected at most 1 argument, got ' + str(len(args)))
+        pairs = []
+        if args:
+            other = args[0]
+            pairs = [(k, other[k]) for k in other.keys()] if type(other) is dict else list(other)
+        for key, value in pairs + list(kwargs.items()):
+            _sb_setenv(key, value)
+        return None
+    if name == 'pop':
+        if len(args) == 0 or len(args) > 2 or kwargs:
+            raise TypeError('pop expected 1 or 2 arguments')
+        if args[0] in env:
+            value = env[args[0]]
+            _sb_unsetenv(args[0])
+            return value
+        if len(args) == 2:
+            return args[1]
+        raise KeyError(args[0])
+    if len(args) != 2 or kwargs:
+        raise TypeError('setdefault expected 2 arguments')
+    if args[0] not in env:
+        _sb_setenv(args[0], args[1])
+        return args[1]
+    return env[args[0]]
+""",
     "round": r"""
 _sb_real_round = round
 

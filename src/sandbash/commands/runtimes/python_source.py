@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 
 from .python_prelude import WHEN_NAMED
 from .python_stdlib import MODULES
@@ -352,6 +353,120 @@ def _assert_edits(
     return out
 
 
+def _environ_edits(
+    text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
+) -> list[tuple[int, int, int, int, str]]:
+    """Changes to os.environ, which Monty hands out as a new dict at each use (a change was lost):
+    `os.environ[K] = V` -> `_sb_setenv(K, V)`, `os.environ[K] += V` -> `_sb_setenv(K,
+    os.environ[K] + (V))`, `del os.environ[K]` -> `_sb_unsetenv(K)`, `os.environ.update/pop/
+    setdefault(...)` -> `_sb_environ_call("update", ...)`: the host keeps the program's
+    environment, which os.environ, os.getenv and the commands it runs then see. Only a statement
+    on one line holding no other edit (the texts are copied as written)."""
+    os_names = {
+        a.asname or a.name
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import)
+        for a in n.names
+        if a.name == "os"
+    }
+    environ_names = {
+        a.asname or a.name
+        for n in ast.walk(tree)
+        if isinstance(n, ast.ImportFrom) and n.module == "os" and not n.level
+        for a in n.names
+        if a.name == "environ"
+    }
+    if not os_names and not environ_names:
+        return []
+
+    def is_environ(e: ast.expr) -> bool:
+        if isinstance(e, ast.Name):
+            return e.id in environ_names
+        return (
+            isinstance(e, ast.Attribute)
+            and e.attr == "environ"
+            and isinstance(e.value, ast.Name)
+            and e.value.id in os_names
+        )
+
+    def segment(e: ast.AST) -> str | None:
+        return ast.get_source_segment(text, e)
+
+    out: list[tuple[int, int, int, int, str]] = []
+    for node in ast.walk(tree):
+        new: str | None = None
+        key: str | None = None
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.Delete):
+            targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else [node.target]
+            if len(targets) != 1:
+                continue
+            target = targets[0]
+            if not (isinstance(target, ast.Subscript) and is_environ(target.value)):
+                continue
+            key = segment(target.slice)
+            if key is None:
+                continue
+            if isinstance(node, ast.Delete):
+                new = f"_sb_unsetenv({key})"
+            elif isinstance(node, ast.Assign):
+                value = segment(node.value)
+                new = None if value is None else f"_sb_setenv({key}, {value})"
+            elif isinstance(node.op, ast.Add):
+                value, current = segment(node.value), segment(target)
+                new = (
+                    None if value is None or current is None else f"_sb_setenv({key}, {current} + ({value}))"
+                )
+        if (
+            new is None
+            or not isinstance(node, ast.stmt)
+            or node.end_lineno != node.lineno
+            or node.end_col_offset is None
+        ):
+            continue
+        if _overlaps(node.lineno, node.col_offset, node.end_col_offset, taken):
+            continue
+        out.append((node.lineno, node.col_offset, node.lineno, node.end_col_offset, new))
+    lines: list[bytes] = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("update", "pop", "setdefault")
+            and is_environ(node.func.value)
+            and node.func.end_lineno == node.lineno
+            and node.func.end_col_offset is not None
+        ):
+            # `OWNER.name(` -> `_sb_environ_call('name', `: the arguments stay as written
+            lines = lines or [line.encode("utf-8", "surrogatepass") for line in text.splitlines()]
+            line = lines[node.lineno - 1]
+            end = node.func.end_col_offset
+            paren = end + len(line[end:]) - len(line[end:].lstrip())
+            if line[paren : paren + 1] == b"(" and not _overlaps(
+                node.lineno, node.col_offset, paren + 1, (*taken, *out)
+            ):
+                new = f"_sb_environ_call({node.func.attr!r}, "
+                out.append((node.lineno, node.col_offset, node.lineno, paren + 1, new))
+    for node in ast.walk(tree):
+        # a name bound by `from os import environ` is the dict of the import's time in Monty: each
+        # use reads os.environ anew, as CPython's one mapping would show the changes
+        if (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Load)
+            and node.id in environ_names
+            and node.end_col_offset is not None
+            and not _overlaps(node.lineno, node.col_offset, node.end_col_offset, (*taken, *out))
+        ):
+            out.append(
+                (node.lineno, node.col_offset, node.lineno, node.end_col_offset, "_sb_environ_os.environ")
+            )
+    return out
+
+
+def _overlaps(line: int, col: int, end_col: int, edits: Iterable[tuple[int, int, int, int, str]]) -> bool:
+    """Whether a span of one line meets one of the edits."""
+    return any((l1, c1) < (line, end_col) and (line, col) < (l2, c2) for l1, c1, l2, c2, _ in edits)
+
+
 def rewrite(text: str) -> str:
     """`text` with its sys imports bound to the prelude's stand-in."""
     if (
@@ -370,6 +485,7 @@ def rewrite(text: str) -> str:
                 "sub",
                 "maketrans",
                 "assert",
+                "environ",
                 "functools",
                 "string",
                 *_MISSING_METHODS,
@@ -436,6 +552,7 @@ def rewrite(text: str) -> str:
     edits += _method_value_edits(text, tree, edits)
     edits += _method_call_edits(text, tree, edits)
     edits += _assert_edits(text, tree, edits)
+    edits += _environ_edits(text, tree, edits)
     if not edits:
         return text
     lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]

@@ -14,7 +14,7 @@ TimeoutError and Exception, so an `except` naming them catches (the exception ha
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ...stdio.streams import BufferWriter, NullStream, Stream
@@ -38,9 +38,11 @@ class CompletedProcess:
 class Subprocess:
     """The host side of the program's subprocess module (one per python3 run)."""
 
-    def __init__(self, ctx: Ctx, pm: Any) -> None:
+    def __init__(self, ctx: Ctx, pm: Any, environ: Callable[[], dict[str, str] | None] | None = None) -> None:
         self.ctx = ctx
         self.pm = pm
+        # the program's environment (os.environ with its changes): what a command inherits
+        self.environ = environ
 
     def attrs(self) -> dict[str, Any]:
         """The module's attributes (python.py wraps the functions so a limit stops the program)."""
@@ -103,7 +105,7 @@ class Subprocess:
             else:
                 argv = [args] if isinstance(args, str) else [str(a) for a in args]
                 status = ctx.run(
-                    argv, stdin=source, stdout=out, stderr=err, env=_env(ctx, env), cwd=cwd, timeout=timeout
+                    argv, stdin=source, stdout=out, stderr=err, env=self._env(env), cwd=cwd, timeout=timeout
                 )
         except CommandTimeout:
             raise TimeoutError(f"Command '{args}' timed out after {timeout} seconds") from None
@@ -137,10 +139,17 @@ class Subprocess:
                 stdin=source,
                 stdout=out,
                 stderr=err,
-                env=_env(self.ctx, env),
+                env=self._env(env),
                 timeout=timeout,
             )
-        return self.ctx.run_script(script, (), stdin=source, stdout=out, stderr=err, env=_env(self.ctx, env))
+        return self.ctx.run_script(script, (), stdin=source, stdout=out, stderr=err, env=self._env(env))
+
+    def _env(self, env: Mapping[str, str] | None) -> Mapping[str, str] | None:
+        """A command's environment: `env=` as given, else the program's if it changed os.environ
+        (None: the command's own)."""
+        if env is not None:
+            return {str(k): str(v) for k, v in env.items()}
+        return self.environ() if self.environ is not None else None
 
     # ------------------------------------------------------------ the module's functions
 
@@ -181,10 +190,6 @@ class Subprocess:
     def popen_read(self, command: str) -> str:
         """os.popen(cmd) in read mode: what the command printed."""
         return str(self._exec(str(command), shell=True, stdout=PIPE, text=True).stdout)
-
-
-def _env(ctx: Ctx, env: Mapping[str, str] | None) -> Mapping[str, str] | None:
-    return None if env is None else {str(k): str(v) for k, v in env.items()}
 
 
 def _value(stream: Stream | None, as_text: bool, encoding: str | None, errors: str | None) -> Any:
