@@ -33,18 +33,18 @@ from functools import partial
 from ..expand.arith import LET_CODES, ArithError
 from ..expand.arithops import INTS
 from ..expand.env import ArithAssignError, ExpansionError
-from ..expand.stringfn import dq_param_step, unquoted_param_step
-from ..shvars.vars import is_array_ref_text, word_text
+from ..expand.segments import CHARGE_FROM, maybe_glob
+from ..expand.stringfn import dq_param_step, unquoted_param_step, unquoted_scalar_rest
+from ..shvars.vars import NAMEREF, Var, is_array_ref_text, word_text
 from ..syntax import ast as A
 from .builtin_table import loaded, lookup
 from .control import ExitShell
 from .executor import _USAGE_FATAL, _run_builtin, arrayref_args, builtin_failed
 from .state import ONE_STATUS
-from .variables import AssignError
+from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..expand.words import Expander
     from .builtin_table import Builtin
     from .compiler import Code, Compiler, Plan
     from .executor import Executor
@@ -478,8 +478,7 @@ def _operand_code(
     sh = ex.sh
     procs = ex.pr.procsubs
     expander = ex.expander
-    begin_argv = expander.begin_argv
-    word = _operand_fields(expander, cmd.words[j + 1])
+    word = _operand_fields(ex, cmd.words[j + 1])
     head: list[str] = [name, *(t for t in texts[:j] if t is not None)]
     tail: list[str] = [t for t in texts[j + 1 :] if t is not None]
     last = tail[-1] if tail else None
@@ -502,8 +501,10 @@ def _operand_code(
             budget.command_slow()
         ex.last_cmdsub_status = None
         mark = len(procs) if procs else 0
+        expander._arg_bytes = 0  # (Expander.begin_argv inline)
+        if expander._held:
+            expander.give_back_fields()
         try:
-            begin_argv()
             fields = word()
         except (ExpansionError, ArithError, AssignError) as e:
             return ex.words_failed(e, mark)
@@ -525,11 +526,18 @@ def _operand_code(
     return operand_cmd
 
 
-def _operand_fields(expander: Expander, word: A.Word) -> Callable[[], list[str]]:
+def _operand_fields(ex: Executor, word: A.Word) -> Callable[[], list[str]]:
     """The fields of an operand, as Expander.word gives them: "$x" ("${s%.*}") and $x through
     the parameter's bound step (stringfn.dq_param_step, unquoted_param_step, as the compiler's
-    argv steps use them)."""
+    argv steps use them); a plain unquoted $x read in place (_unquoted_fields)."""
+    expander = ex.expander
     parts = word.parts
+    if (
+        len(parts) == 1
+        and type(p0 := parts[0]) is A.Param
+        and (rest := unquoted_scalar_rest(expander, p0)) is not None
+    ):
+        return _unquoted_fields(ex, p0.name, rest)
     if (
         len(parts) == 1
         and type(p0 := parts[0]) is A.DQ
@@ -548,6 +556,51 @@ def _operand_fields(expander: Expander, word: A.Word) -> Callable[[], list[str]]
         return out
 
     return param_fields
+
+
+def _unquoted_fields(
+    ex: Executor, name: str, rest: Callable[[Var | None, list[str]], None]
+) -> Callable[[], list[str]]:
+    """The fields of an unquoted `$x` (`[ $r = 0 ]`), as stringfn.unquoted_param_step gives them,
+    with its one-field case read in this frame as compiler._argv_unquoted reads it (the same test,
+    kept in step with it): `x` from the innermost scope when it is bound there plainly, else
+    lookup(); a plain string that is not long, holds no default IFS character and nothing to glob
+    is the one field while IFS is the default (tested here: unset, or the globals' plain " \t\n"
+    where no function scope binds it, else Shell.ifs); anything else unquoted_scalar_rest's way."""
+    expander = ex.expander
+    lookup = expander.env.lookup
+    ifs = expander.env.ifs
+    store = ex.state.vars
+    scopes = store.scopes  # (the store's own for good, as argv_scalar holds them)
+    names = store.local_names  # (one set for the store's life: VarStore.local_names)
+    inner = name not in NOT_PLAIN  # (never computed as read: the innermost binding is lookup's)
+
+    def unquoted_fields() -> list[str]:
+        if not inner or (var := scopes[-1].get(name)) is None or var.attrs & NAMEREF:
+            var = lookup(name)
+        if (
+            var is not None
+            and type(var) is Var
+            and type(v := var.value) is str
+            and v
+            and len(v) <= CHARGE_FROM
+            and (v.isalnum() or not (" " in v or "\t" in v or "\n" in v or maybe_glob(v)))
+            and (
+                (
+                    (len(scopes) == 1 or "IFS" not in names)
+                    and (
+                        (f := scopes[0].get("IFS")) is None or (f.value == " \t\n" and not f.attrs & NAMEREF)
+                    )
+                )
+                or ifs() == " \t\n"
+            )
+        ):
+            return [v]
+        out: list[str] = []
+        rest(var, out)
+        return out
+
+    return unquoted_fields
 
 
 def _unary_decider(name: str, texts: list[str | None]) -> Callable[[str], int | None] | None:
