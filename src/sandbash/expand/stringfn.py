@@ -37,17 +37,22 @@ StrFn = Callable[[], str]
 
 
 # Every spelling of a multi-valued parameter has one of these marks: `$@ $*`, `${@… ${*…`,
-# `${a[@]… ${a[*]…` (`${!a[@]}` too) and `${!prefix@} ${!prefix*}`. A literal `@` or `*`
-# (`email=a@b.c`, `pat=*.log`, `$((a*b))`) has none and keeps string_fn's compiled shapes.
+# `${a[@]… ${a[*]…` (`${!a[@]}` too), or `${!` with `@}` or `*}` (`${!prefix@} ${!prefix*}`:
+# _multi_marked). A literal `@` or `*` (`email=a@b.c`, `pat=*.log`, `$((a*b))`, a pattern's
+# `${f##*/}` `${s%%.*}`) has none and keeps string_fn's compiled shapes.
 # (Substring tests, not a regex: a plain run compiles no pattern of its own at start-up.)
-_MULTI_MARKS = ("$@", "$*", "${@", "${*", "@]", "*]", "@}", "*}")
+_MULTI_MARKS = ("$@", "$*", "${@", "${*", "@]", "*]")
+
+
+def _multi_marked(text: str) -> bool:
+    """Whether a word's text may hold a multi-valued parameter (_MULTI_MARKS)."""
+    return any(mark in text for mark in _MULTI_MARKS) or ("${!" in text and ("@}" in text or "*}" in text))
 
 
 def value_fn(ex: Expander, word: A.Word) -> StrFn:
     """What `ex.value(word)` gives (an assignment's value), as a closure: string_fn's, unless the
     word can hold a multi-valued result, which Expander.value expands (joined with IFS)."""
-    text = word.text
-    if any(mark in text for mark in _MULTI_MARKS):
+    if _multi_marked(word.text):
         return partial(ex.value, word)
     return string_fn(ex, word)
 
