@@ -14,9 +14,10 @@ substitution...) keeps Expander.string. Arithmetic words use join_fn too (arithw
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 
 from ..shvars.vars import Var
 from ..syntax import ast as A
@@ -37,15 +38,24 @@ StrFn = Callable[[], str]
 
 
 # Every spelling of a multi-valued parameter has one of these marks: `$@ $*`, `${@… ${*…`,
-# `${a[@]… ${a[*]…` (`${!a[@]}` too), or `${!` with `@}` or `*}` (`${!prefix@} ${!prefix*}`:
+# `${a[@]… ${a[*]…` (`${!a[@]}` too; not a count, `${#a[@]}`), or `${!` with `@}` or `*}` (`${!prefix@} ${!prefix*}`:
 # _multi_marked). A literal `@` or `*` (`email=a@b.c`, `pat=*.log`, `$((a*b))`, a pattern's
 # `${f##*/}` `${s%%.*}`) has none and keeps string_fn's compiled shapes.
 # (Substring tests, not a regex: a plain run compiles no pattern of its own at start-up.)
 _MULTI_MARKS = ("$@", "$*", "${@", "${*", "@]", "*]")
 
 
+@cache
+def _array_count() -> re.Pattern[str]:
+    """`${#a[@]}`, `${#a[*]}`: an array's count, one number (compiled on first use)."""
+    return re.compile(r"\$\{#[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}")  # our own fixed pattern
+
+
 def _multi_marked(text: str) -> bool:
-    """Whether a word's text may hold a multi-valued parameter (_MULTI_MARKS)."""
+    """Whether a word's text may hold a multi-valued parameter (_MULTI_MARKS); an array's count
+    (`c=$((c + ${#f[@]}))`) is none."""
+    if "${#" in text and "]}" in text:
+        text = _array_count().sub("", text)
     return any(mark in text for mark in _MULTI_MARKS) or ("${!" in text and ("@}" in text or "*}" in text))
 
 
