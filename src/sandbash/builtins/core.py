@@ -42,16 +42,6 @@ def _numeric(sh: Shell, name: str, text: str) -> int | None:
     return None
 
 
-@builtin(":", "true")
-def bi_true(sh: Shell, argv: list[str]) -> int:
-    return 0
-
-
-@builtin("false")
-def bi_false(sh: Shell, argv: list[str]) -> int:
-    return 1
-
-
 @builtin("exit")
 def bi_exit(sh: Shell, argv: list[str]) -> int:
     if wants_help(sh, argv):

@@ -24,7 +24,6 @@ HOME: dict[str, str] = {
     **dict.fromkeys(
         [
             ".",
-            ":",
             "break",
             "builtin",
             "caller",
@@ -34,7 +33,6 @@ HOME: dict[str, str] = {
             "eval",
             "exec",
             "exit",
-            "false",
             "hash",
             "help",
             "logout",
@@ -43,7 +41,6 @@ HOME: dict[str, str] = {
             "source",
             "suspend",
             "times",
-            "true",
             "type",
             "umask",
         ],
@@ -53,6 +50,7 @@ HOME: dict[str, str] = {
     **dict.fromkeys(["bind", "fc"], "editing"),
     "history": "history",
     "echo": "echo",
+    **dict.fromkeys([":", "false", "true"], "truefalse"),
     **dict.fromkeys(["mapfile", "printf", "read", "readarray"], "io"),
     **dict.fromkeys(["bg", "disown", "fg", "jobs", "kill", "wait"], "jobs"),
     "compgen": "compgen",

@@ -68,7 +68,9 @@ def test_home_names_the_module_of_every_builtin_and_nothing_else() -> None:
         ("x=1; echo $x; printf '%s' y", ["echo", "io"]),
         ("printf '%s' y", ["echo", "io"]),  # (io.py writes through echo.py's write_out)
         ("read -r x <<< a; echo $x", ["echo", "io"]),
-        (": ; true", ["core"]),
+        (": ; true", ["truefalse"]),
+        ("false || : x; while false; do :; done; true --help", ["truefalse"]),
+        (": ; true; exit 0", ["core", "truefalse"]),
         ("local x 2>/dev/null; echo", ["echo", "varcmds"]),
         ("cd /; pwd", ["dirs"]),
         ("[ -n x ] && test -z ''", ["testcmd"]),
@@ -105,6 +107,7 @@ def test_whole_table_readers_see_every_builtin(script: str) -> None:
         "jobs",
         "misc",
         "testcmd",
+        "truefalse",
         "ulimit",
         "varcmds",
     ]
