@@ -20,6 +20,8 @@ INPUTS = {
     "small": b"abc abd\nab\n\nxab ab\nABC\nfoo_bar foo bar\n  ab  \nlast ab",
     "big": _BIG,
     "nul": b"ab\0cd ab\nab\n",
+    # multibyte characters and empty matches beside them (the spans of one search each)
+    "multi": "é abé ab\nxé ÉAB ab\n".encode() * 2000 + "€ab 𝄞 ß ab\n".encode() * 500,
 }
 ARGVS = [
     ["-o", "ab"],
@@ -43,6 +45,11 @@ ARGVS = [
     ["-ob", "ab"],
     ["-om", "2", "ab"],
     ["-oH", "ab"],
+    ["-o", "[^a-z ]*"],
+    ["-o", "é*"],
+    ["-oiw", "ab"],
+    ["-oE", "[a-zé]+"],
+    ["-oP", "a(?=b)"],
 ]
 
 

@@ -1059,9 +1059,8 @@ class Searcher:
         append = found.append
         printed = 0
         any_match = False
-        for m in rx.finditer(buf, 0, end):
+        for s, e in rx.spans(buf, 0, end):  # (finditer's matches, without a Match object each)
             any_match = True
-            s, e = m.span()
             if e > s:
                 append(buf[s:e])
                 append(b"\n")
