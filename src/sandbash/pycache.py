@@ -109,18 +109,26 @@ class PycacheFinder:
     _listings: dict[str, _Listing] = {}
 
     @classmethod
-    def find_spec(
-        cls, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
-    ) -> ModuleSpec | None:
-        if path is None or len(path) != 1 or not name.startswith(_PREFIX):
-            return None
-        directory = path[0]
+    def _listing(cls, directory: str) -> _Listing | None:
+        """The directory's listing, made on first use (None: it cannot be listed)."""
         listing = cls._listings.get(directory)
         if listing is None:
             try:
                 listing = cls._listings[directory] = _Listing(directory)
             except OSError:
                 return None
+        return listing
+
+    @classmethod
+    def find_spec(
+        cls, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if path is None or len(path) != 1 or not name.startswith(_PREFIX):
+            return None
+        directory = path[0]
+        listing = cls._listing(directory)
+        if listing is None:
+            return None
         tail = name.rpartition(".")[2]
         if tail in listing.others:
             if tail in listing.sources:
@@ -135,13 +143,8 @@ class PycacheFinder:
         cls, name: str, directory: str, stem: str, listing: _Listing | None, *, package: bool
     ) -> ModuleSpec | None:
         if listing is None:  # a package: its own directory's listing
-            listing = cls._listings.get(directory)
-            if listing is None:
-                try:
-                    listing = cls._listings[directory] = _Listing(directory)
-                except OSError:
-                    return None
-            if stem not in listing.sources:
+            listing = cls._listing(directory)
+            if listing is None or stem not in listing.sources:
                 return None
         cached_name = f"{stem}.{_TAG}.pyc"
         if cached_name not in listing.cached:

@@ -842,25 +842,21 @@ class _SbMissing:
 _sb_missing = _SbMissing()
 
 
-def min(*args, key=None, default=_sb_missing):
-    try:
-        if default is _sb_missing:
-            return _sb_real_min(*args, key=key)
-        return _sb_real_min(*args, key=key, default=default)
-    except TypeError:
-        if not args or not _sb_has_lt(args[0] if len(args) == 1 else args, key):
-            raise
-    return _sb_extreme('min', args, key, default)
+def _sb_extreme_of(name, real):
+    # min/max: Monty's, else (a TypeError with instances whose class defines __lt__) the loop
+    def extreme(*args, key=None, default=_sb_missing):
+        try:
+            if default is _sb_missing:
+                return real(*args, key=key)
+            return real(*args, key=key, default=default)
+        except TypeError:
+            if not args or not _sb_has_lt(args[0] if len(args) == 1 else args, key):
+                raise
+        return _sb_extreme(name, args, key, default)
+    return extreme
 
 
-def max(*args, key=None, default=_sb_missing):
-    try:
-        if default is _sb_missing:
-            return _sb_real_max(*args, key=key)
-        return _sb_real_max(*args, key=key, default=default)
-    except TypeError:
-        if not args or not _sb_has_lt(args[0] if len(args) == 1 else args, key):
-            raise
-    return _sb_extreme('max', args, key, default)
+min = _sb_extreme_of('min', _sb_real_min)
+max = _sb_extreme_of('max', _sb_real_max)
 """,
 }
