@@ -787,21 +787,14 @@ def _sb_merge_sort(items, key, reverse):
             i = 0
             j = 0
             while i < len(left) and j < len(right):
-                # stable either way: reverse keeps equal items in their order, as CPython's
-                if (_sb_less(left[i][0], right[j][0]) if reverse else not _sb_less(right[j][0], left[i][0])):
-                    if reverse:
-                        merged.append(right[j])
-                        j += 1
-                    else:
-                        merged.append(left[i])
-                        i += 1
+                # the right item goes first only when strictly ahead: equal items keep their order
+                # either way, as CPython's stable sort (reverse included)
+                if _sb_less(left[i][0], right[j][0]) if reverse else _sb_less(right[j][0], left[i][0]):
+                    merged.append(right[j])
+                    j += 1
                 else:
-                    if reverse:
-                        merged.append(left[i])
-                        i += 1
-                    else:
-                        merged.append(right[j])
-                        j += 1
+                    merged.append(left[i])
+                    i += 1
             merged.extend(left[i:])
             merged.extend(right[j:])
         keyed = merged

@@ -259,7 +259,7 @@ def _method_call_edits(
       replacement is a string literal is left alone);
     - str.translate/format_map, int.bit_length -> `_sb_method`."""
     out: list[tuple[int, int, int, int, str]] = []
-    lines: list[str] = []  # the text's lines, split at the first call found
+    lines: list[bytes] = []  # the text's lines, split at the first call found
     for node in ast.walk(tree):
         if not (
             isinstance(node, ast.Call)
@@ -283,26 +283,29 @@ def _method_call_edits(
         owner = ast.get_source_segment(text, node.func.value)
         if owner is None or node.func.end_lineno != node.lineno or node.func.end_col_offset is None:
             continue
-        # only `OWNER.name(` is replaced (offsets are UTF-8 byte columns): the arguments stay as
-        # written, over as many lines as they take
-        lines = lines or text.splitlines(keepends=True)
-        line = lines[node.lineno - 1].encode("utf-8", "surrogatepass")
-        paren = (
-            node.func.end_col_offset
-            + len(line[node.func.end_col_offset :])
-            - len(line[node.func.end_col_offset :].lstrip())
-        )
-        if line[paren : paren + 1] != b"(":
-            continue
-        # the replaced `OWNER.name(` must not hold another edit (its text is copied as written)
-        if any(
-            (l1, c1) < (node.lineno, paren + 1) and (node.lineno, node.col_offset) < (l2, c2)
-            for l1, c1, l2, c2, _ in (*taken, *out)
+        # only `OWNER.name(` is replaced: the arguments stay as written, over as many lines as
+        # they take; it must not hold another edit (its text is copied as written)
+        lines = lines or _byte_lines(text)
+        head_end = _past_paren(lines[node.lineno - 1], node.func.end_col_offset)
+        if head_end is None or _overlaps(
+            (node.lineno, node.col_offset), (node.lineno, head_end), (*taken, *out)
         ):
             continue
         new = f"{function}({owner}, {node.func.attr!r}, "
-        out.append((node.lineno, node.col_offset, node.lineno, paren + 1, new))
+        out.append((node.lineno, node.col_offset, node.lineno, head_end, new))
     return out
+
+
+def _byte_lines(text: str) -> list[bytes]:
+    """The text's lines as UTF-8 (ast's column offsets count bytes)."""
+    return [line.encode("utf-8", "surrogatepass") for line in text.splitlines()]
+
+
+def _past_paren(line: bytes, end_col: int) -> int | None:
+    """The column just past the `(` that follows a call's function ending at end_col (blanks may
+    come between), or None when the call's parenthesis is not on that line."""
+    paren = end_col + len(line[end_col:]) - len(line[end_col:].lstrip())
+    return paren + 1 if line[paren : paren + 1] == b"(" else None
 
 
 def _assert_edits(
@@ -314,7 +317,7 @@ def _assert_edits(
     lines (a compound statement cannot follow `if a:` on one line, and what follows a `;` would
     join the raise's branch)."""
     out: list[tuple[int, int, int, int, str]] = []
-    lines: list[str] = []
+    lines: list[bytes] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Assert) or node.end_lineno is None or node.end_col_offset is None:
             continue
@@ -322,16 +325,13 @@ def _assert_edits(
         msg = node.msg
         if test.end_lineno is None or test.end_col_offset is None:
             continue
-        lines = lines or text.splitlines()
-        first = lines[node.lineno - 1].encode("utf-8", "surrogatepass")
-        last = lines[node.end_lineno - 1].encode("utf-8", "surrogatepass")
+        lines = lines or _byte_lines(text)
+        first = lines[node.lineno - 1]
+        last = lines[node.end_lineno - 1]
         rest = last[node.end_col_offset :].strip()
         if first[: node.col_offset].strip() or (rest and not rest.startswith(b"#")):
             continue
-        if any(
-            (l1, c1) < (node.end_lineno, node.end_col_offset) and (node.lineno, node.col_offset) < (l2, c2)
-            for l1, c1, l2, c2, _ in taken
-        ):
+        if _overlaps((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset), taken):
             continue  # (another edit inside: not worth composing)
         out.append((node.lineno, node.col_offset, test.lineno, test.col_offset, "if not ("))
         if msg is None or msg.end_lineno is None or msg.end_col_offset is None:
@@ -423,7 +423,7 @@ def _environ_edits(
             or node.end_col_offset is None
         ):
             continue
-        if _overlaps(node.lineno, node.col_offset, node.end_col_offset, taken):
+        if _overlaps((node.lineno, node.col_offset), (node.lineno, node.end_col_offset), taken):
             continue
         out.append((node.lineno, node.col_offset, node.lineno, node.end_col_offset, new))
     lines: list[bytes] = []
@@ -437,15 +437,13 @@ def _environ_edits(
             and node.func.end_col_offset is not None
         ):
             # `OWNER.name(` -> `_sb_environ_call('name', `: the arguments stay as written
-            lines = lines or [line.encode("utf-8", "surrogatepass") for line in text.splitlines()]
-            line = lines[node.lineno - 1]
-            end = node.func.end_col_offset
-            paren = end + len(line[end:]) - len(line[end:].lstrip())
-            if line[paren : paren + 1] == b"(" and not _overlaps(
-                node.lineno, node.col_offset, paren + 1, (*taken, *out)
+            lines = lines or _byte_lines(text)
+            head_end = _past_paren(lines[node.lineno - 1], node.func.end_col_offset)
+            if head_end is not None and not _overlaps(
+                (node.lineno, node.col_offset), (node.lineno, head_end), (*taken, *out)
             ):
                 new = f"_sb_environ_call({node.func.attr!r}, "
-                out.append((node.lineno, node.col_offset, node.lineno, paren + 1, new))
+                out.append((node.lineno, node.col_offset, node.lineno, head_end, new))
     for node in ast.walk(tree):
         # a name bound by `from os import environ` is the dict of the import's time in Monty: each
         # use reads os.environ anew, as CPython's one mapping would show the changes
@@ -454,7 +452,9 @@ def _environ_edits(
             and isinstance(node.ctx, ast.Load)
             and node.id in environ_names
             and node.end_col_offset is not None
-            and not _overlaps(node.lineno, node.col_offset, node.end_col_offset, (*taken, *out))
+            and not _overlaps(
+                (node.lineno, node.col_offset), (node.lineno, node.end_col_offset), (*taken, *out)
+            )
         ):
             out.append(
                 (node.lineno, node.col_offset, node.lineno, node.end_col_offset, "_sb_environ_os.environ")
@@ -462,9 +462,11 @@ def _environ_edits(
     return out
 
 
-def _overlaps(line: int, col: int, end_col: int, edits: Iterable[tuple[int, int, int, int, str]]) -> bool:
-    """Whether a span of one line meets one of the edits."""
-    return any((l1, c1) < (line, end_col) and (line, col) < (l2, c2) for l1, c1, l2, c2, _ in edits)
+def _overlaps(
+    start: tuple[int, int], end: tuple[int, int], edits: Iterable[tuple[int, int, int, int, str]]
+) -> bool:
+    """Whether the span from start to end (line, column) meets one of the edits."""
+    return any((l1, c1) < end and start < (l2, c2) for l1, c1, l2, c2, _ in edits)
 
 
 def rewrite(text: str) -> str:
