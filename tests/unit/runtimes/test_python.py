@@ -171,6 +171,12 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
             "from os import environ\nprint(_sb_environ_os.environ['A'])",
         ),
         ("d = {}\nd['A'] = 1", "d = {}\nd['A'] = 1"),  # not os.environ
+        # Monty's functions have no __name__: the prelude's _sb_name reads it
+        ("print(fn.__name__, type(x).__name__)", "print(_sb_name(fn), _sb_name(type(x)))"),
+        ("w.__name__ = fn.__name__ + '_w'", "_sb_set_name(w, _sb_name(fn) + '_w')"),
+        ("w.__name__ = ((v))  # c", "_sb_set_name(w, v)  # c"),
+        ("a.__name__ = b.__name__ = v", "a.__name__ = b.__name__ = v"),  # two targets: left
+        ("f(a.\n  __name__)", "f(a.\n  __name__)"),  # over lines: left
         # an owner holding another edit is copied as written, so that call is left to Monty
         (
             "import os\nos.popen(c).read().translate(t)",
@@ -193,6 +199,11 @@ def test_prelude_builtins_run_only_when_named() -> None:
     # the rewrite's own names bring their functions
     assert named_builtins(rewrite("re.sub(p, f, s)")) == WHEN_NAMED["_sb_sub"]
     assert "def _sb_sub" not in named_builtins("rounded = 1")  # a word, not a part of one
+    # a text that uses another's brings it: wraps records names in _sb_name's table
+    assert (
+        named_builtins(rewrite("from functools import wraps"))
+        == WHEN_NAMED["_sb_wraps"] + WHEN_NAMED["_sb_name"]
+    )
 
 
 def test_stdlib_modules_run_only_when_named() -> None:

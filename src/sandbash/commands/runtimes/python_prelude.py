@@ -582,11 +582,38 @@ def _sb_maketrans(x, y=None, z=None):
 """,
     "_sb_wraps": r"""
 def _sb_wraps(wrapped, assigned=None, updated=None):
-    # Monty's functions take no attributes (__name__, __doc__, __wrapped__ cannot be copied):
-    # the decorated function stays as it is, so a decorator using wraps still works
+    # Monty's functions take no attributes (__doc__, __wrapped__ cannot be copied): the wrapper
+    # stays as it is, so a decorator using wraps still works; its name, read through _sb_name,
+    # is the wrapped function's
     def decorate(wrapper):
+        _sb_names[id(wrapper)] = _sb_name(wrapped)
         return wrapper
     return decorate
+""",
+    "_sb_name": r"""
+_sb_names = {}
+
+
+def _sb_name(owner):
+    # X.__name__: Monty's functions have none (their repr is `<function 'NAME' at 0x...>`); a
+    # wrapper made by functools.wraps has the wrapped function's
+    known = _sb_names.get(id(owner))
+    if known is not None:
+        return known
+    try:
+        return owner.__name__
+    except AttributeError:
+        shown = repr(owner)
+        if shown.startswith("<function '") and "' at 0x" in shown:
+            return shown[11 : shown.rindex("' at 0x")]
+        if shown.startswith("<built-in function ") and shown.endswith(">"):
+            return shown[19:-1]
+        raise
+""",
+    "_sb_set_name": r"""
+def _sb_set_name(owner, name):
+    # `X.__name__ = V`: what _sb_name(X) then returns
+    _sb_names[id(owner)] = name
 """,
     "_SbTemplate": r"""
 import re as _sb_template_re

@@ -66,11 +66,14 @@ def stdlib_modules(text: str) -> list[str]:
 
 
 def named_builtins(text: str) -> str:
-    """The prelude's WHEN_NAMED texts the program (as rewritten) names as a word."""
+    """The prelude's WHEN_NAMED texts the program (as rewritten) names as a word, and those a
+    chosen text names in turn (`_sb_wraps` records names in `_sb_name`'s table)."""
     if len(text) > MAX_REWRITE_BYTES:
         return ""
-    words = set(_WORD.findall(text))
-    return "".join(piece for word, piece in WHEN_NAMED.items() if word in words)
+    chosen = [word for word in WHEN_NAMED if word in set(_WORD.findall(text))]
+    for word in chosen:  # (grows while it runs: each text added is read in turn)
+        chosen += [w for w in _WORD.findall(WHEN_NAMED[word]) if w in WHEN_NAMED and w not in chosen]
+    return "".join(piece for word, piece in WHEN_NAMED.items() if word in chosen)
 
 
 def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
@@ -462,6 +465,44 @@ def _environ_edits(
     return out
 
 
+def _name_edits(
+    text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
+) -> list[tuple[int, int, int, int, str]]:
+    """`X.__name__` -> `_sb_name(X)` and `X.__name__ = V` -> `_sb_set_name(X, V)`: Monty's
+    functions have no __name__ (a decorator printing `fn.__name__` was AttributeError). Only
+    on one line, X holding no other edit (it is copied as written)."""
+    out: list[tuple[int, int, int, int, str]] = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Attribute)
+            and node.targets[0].attr == "__name__"
+            and node.end_lineno == node.lineno
+            and node.end_col_offset is not None
+        ):
+            # `X.__name__ = ` -> `_sb_set_name(X, ` and `)` after the value, which may hold edits
+            owner = ast.get_source_segment(text, node.targets[0].value)
+            head = ((node.lineno, node.col_offset), (node.lineno, node.value.col_offset))
+            if owner is None or _overlaps(*head, (*taken, *out)):
+                continue
+            out.append((*head[0], *head[1], f"_sb_set_name({owner}, "))
+            out.append((node.lineno, node.value.end_col_offset or 0, node.lineno, node.end_col_offset, ")"))
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr == "__name__"
+            and isinstance(node.ctx, ast.Load)
+            and node.end_lineno == node.lineno
+            and node.end_col_offset is not None
+        ):
+            owner = ast.get_source_segment(text, node.value)
+            span = ((node.lineno, node.col_offset), (node.lineno, node.end_col_offset))
+            if owner is None or _overlaps(*span, (*taken, *out)):
+                continue
+            out.append((*span[0], *span[1], f"_sb_name({owner})"))
+    return out
+
+
 def _overlaps(
     start: tuple[int, int], end: tuple[int, int], edits: Iterable[tuple[int, int, int, int, str]]
 ) -> bool:
@@ -490,6 +531,7 @@ def rewrite(text: str) -> str:
                 "environ",
                 "functools",
                 "string",
+                "__name__",
                 *_MISSING_METHODS,
                 *MODULES,
             )
@@ -555,6 +597,7 @@ def rewrite(text: str) -> str:
     edits += _method_call_edits(text, tree, edits)
     edits += _assert_edits(text, tree, edits)
     edits += _environ_edits(text, tree, edits)
+    edits += _name_edits(text, tree, edits)
     if not edits:
         return text
     lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]
