@@ -176,6 +176,19 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
         ("w.__name__ = fn.__name__ + '_w'", "_sb_set_name(w, _sb_name(fn) + '_w')"),
         ("w.__name__ = ((v))  # c", "_sb_set_name(w, v)  # c"),
         ("a.__name__ = b.__name__ = v", "a.__name__ = b.__name__ = v"),  # two targets: left
+        # subprocess's and json's exception attributes, in an except naming the class
+        (
+            "import subprocess\ntry: f()\nexcept subprocess.CalledProcessError as e: print(e.returncode, x.cmd)",
+            "import subprocess\ntry: f()\nexcept RuntimeError as e: print(_sb_exc_attr(e, 'returncode'), x.cmd)",
+        ),
+        (
+            "try: f()\nexcept (json.JSONDecodeError, KeyError) as err:\n  p(err.pos, err.cmd)",
+            "try: f()\nexcept (json.JSONDecodeError, KeyError) as err:\n  p(_sb_exc_attr(err, 'pos'), err.cmd)",
+        ),
+        (
+            "try: f()\nexcept OSError as e: print(e.returncode)",
+            "try: f()\nexcept OSError as e: print(e.returncode)",
+        ),
         ("f(a.\n  __name__)", "f(a.\n  __name__)"),  # over lines: left
         # an owner holding another edit is copied as written, so that call is left to Monty
         (
@@ -483,6 +496,21 @@ def test_subprocess_goes_through_the_policy() -> None:
         'print(subprocess.run(["rm", "f"]).returncode, os.system("rm f") >> 8)\'; ls'
     )
     assert r.stdout == "126 126\nf\n", r.stderr
+
+
+def test_a_subprocess_timeout_carries_what_was_captured() -> None:
+    program = (
+        "import subprocess\n"
+        "try:\n"
+        "    subprocess.run('echo hi; sleep 30', shell=True, capture_output=True, text=True, timeout=0.2)\n"
+        "except subprocess.TimeoutExpired as e:\n"
+        "    print(repr(e.stdout), repr(e.stderr), e.timeout, e.cmd, e)\n"
+    )
+    out, err, status = run(f"python3 -c {shlex.quote(program)}", limits={"timeout": 20})
+    assert (out, status) == (
+        "b'hi\\n' None 0.2 echo hi; sleep 30 Command 'echo hi; sleep 30' timed out after 0.2 seconds\n",
+        0,
+    ), err
 
 
 def test_python_started_from_python_nests_to_a_named_limit() -> None:

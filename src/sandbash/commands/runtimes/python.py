@@ -240,6 +240,7 @@ class _Run:
             "_sb_truncate": self._guarded(self.os.truncate),
             "_sb_setenv": self._guarded(self.os.setenv),
             "_sb_unsetenv": self._guarded(self.os.unsetenv),
+            "_sb_failure": sub.failure,
         }
         modules = external_modules(self.pm, ctx, self._guarded)
         modules["subprocess"] = lambda: self.pm.ExternalModule(

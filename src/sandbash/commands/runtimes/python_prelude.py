@@ -610,6 +610,24 @@ def _sb_name(owner):
             return shown[19:-1]
         raise
 """,
+    "_sb_exc_attr": r"""
+def _sb_exc_attr(error, name):
+    # e.returncode, e.msg, ... in an `except` naming subprocess's or json's error classes: Monty's
+    # exceptions take no attributes. A subprocess failure's are the host's (the one in flight);
+    # a JSONDecodeError's are in its text, "MSG: line L column C (char P)"
+    kind = type(error).__name__
+    if kind == "JSONDecodeError" and name in ("msg", "lineno", "colno", "pos"):
+        head, _, where = str(error).rpartition(": line ")
+        line, _, rest = where.partition(" column ")
+        column, _, char = rest.partition(" (char ")
+        if head and line.isdigit() and column.isdigit() and char[:-1].isdigit():
+            return {"msg": head, "lineno": int(line), "colno": int(column), "pos": int(char[:-1])}[name]
+    elif kind in ("RuntimeError", "TimeoutError"):
+        known = _sb_failure(str(error))
+        if known is not None and name in known:
+            return known[name]
+    return getattr(error, name)
+""",
     "_sb_set_name": r"""
 def _sb_set_name(owner, name):
     # `X.__name__ = V`: what _sb_name(X) then returns

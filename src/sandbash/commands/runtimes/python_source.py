@@ -503,6 +503,44 @@ def _name_edits(
     return out
 
 
+# the attributes of subprocess's and json's exceptions, read through the prelude's _sb_exc_attr
+_EXC_ATTRS = {
+    "CalledProcessError": {"returncode", "cmd", "output", "stdout", "stderr"},
+    "TimeoutExpired": {"cmd", "timeout", "output", "stdout", "stderr"},
+    "SubprocessError": {"returncode", "cmd", "output", "stdout", "stderr", "timeout"},
+    "JSONDecodeError": {"msg", "lineno", "colno", "pos"},
+}
+
+
+def _exception_attr_edits(
+    text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
+) -> list[tuple[int, int, int, int, str]]:
+    """`e.returncode` -> `_sb_exc_attr(e, 'returncode')` where `e` is bound by an `except` naming
+    one of _EXC_ATTRS's classes (Monty's exceptions take no attributes: the prelude finds them)."""
+    out: list[tuple[int, int, int, int, str]] = []
+    for handler in ast.walk(tree):
+        if not isinstance(handler, ast.ExceptHandler) or handler.name is None or handler.type is None:
+            continue
+        wanted: set[str] = set()
+        for n in ast.walk(handler.type):
+            name = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else ""
+            wanted |= _EXC_ATTRS.get(name, set())
+        for node in (n for stmt in handler.body for n in ast.walk(stmt)):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in wanted
+                and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == handler.name
+                and node.end_lineno == node.lineno
+                and node.end_col_offset is not None
+            ):
+                span = ((node.lineno, node.col_offset), (node.lineno, node.end_col_offset))
+                if not _overlaps(*span, (*taken, *out)):
+                    out.append((*span[0], *span[1], f"_sb_exc_attr({handler.name}, {node.attr!r})"))
+    return out
+
+
 def _overlaps(
     start: tuple[int, int], end: tuple[int, int], edits: Iterable[tuple[int, int, int, int, str]]
 ) -> bool:
@@ -532,6 +570,8 @@ def rewrite(text: str) -> str:
                 "functools",
                 "string",
                 "__name__",
+                "Error",
+                "Expired",
                 *_MISSING_METHODS,
                 *MODULES,
             )
@@ -598,6 +638,7 @@ def rewrite(text: str) -> str:
     edits += _assert_edits(text, tree, edits)
     edits += _environ_edits(text, tree, edits)
     edits += _name_edits(text, tree, edits)
+    edits += _exception_attr_edits(text, tree, edits)
     if not edits:
         return text
     lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]

@@ -9,12 +9,15 @@ CPython returns it) and `os.popen(cmd).read()`. `Popen` is not: a command runs t
 Monty has no exception classes of the host's, so a failed `check` raises RuntimeError worded as
 CPython's CalledProcessError, and `timeout` raises TimeoutError; python_source binds the names
 `subprocess.CalledProcessError`, `TimeoutExpired` and `SubprocessError` to RuntimeError,
-TimeoutError and Exception, so an `except` naming them catches (the exception has no `returncode`).
+TimeoutError and Exception, so an `except` naming them catches. Such an exception takes no
+attributes, so the one in flight is remembered (`failure`): in an `except` naming those classes,
+`e.returncode`, `e.cmd`, `e.output`, `e.stdout`, `e.stderr`, `e.timeout` are rewritten to the
+prelude's `_sb_exc_attr`, which asks for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ...stdio.streams import BufferWriter, NullStream, Stream
@@ -43,6 +46,9 @@ class Subprocess:
         self.pm = pm
         # the program's environment (os.environ with its changes): what a command inherits
         self.environ = environ
+        # the last failure raised (its text, its attributes): only one, the exception in flight,
+        # so what it holds was the program's already
+        self.last: tuple[str, dict[str, Any]] | None = None
 
     def attrs(self) -> dict[str, Any]:
         """The module's attributes (python.py wraps the functions so a limit stops the program)."""
@@ -108,7 +114,11 @@ class Subprocess:
                     argv, stdin=source, stdout=out, stderr=err, env=self._env(env), cwd=cwd, timeout=timeout
                 )
         except CommandTimeout:
-            raise TimeoutError(f"Command '{args}' timed out after {timeout} seconds") from None
+            # CPython's TimeoutExpired holds what was captured so far, as bytes, or None
+            got = [_value(s, False, None, None) or None for s in (out, None if err is out else err)]
+            message = f"Command '{args}' timed out after {timeout} seconds"
+            attrs = {"cmd": args, "timeout": timeout, "output": got[0], "stdout": got[0], "stderr": got[1]}
+            raise self._failure(TimeoutError, message, attrs) from None
         finally:
             for stream in (out, err):
                 if isinstance(stream, BufferWriter):
@@ -153,26 +163,46 @@ class Subprocess:
 
     # ------------------------------------------------------------ the module's functions
 
+    def _failure(self, kind: type[Exception], text: str, attrs: dict[str, Any]) -> Exception:
+        self.last = (text, attrs)
+        return kind(text)
+
+    def _failed(self, done: CompletedProcess) -> Exception:
+        """CPython's CalledProcessError, as the RuntimeError Monty can raise."""
+        text = f"Command '{done.args}' returned non-zero exit status {done.returncode}."
+        attrs = {
+            "returncode": done.returncode,
+            "cmd": done.args,
+            "output": done.stdout,
+            "stdout": done.stdout,
+            "stderr": done.stderr,
+        }
+        return self._failure(RuntimeError, text, attrs)
+
+    def failure(self, text: str) -> dict[str, Any] | None:
+        """The attributes of the last failure raised, if `text` is its message."""
+        return self.last[1] if self.last is not None and self.last[0] == text else None
+
     def run(self, args: Any, check: bool = False, **kw: Any) -> Any:
         done = self._exec(args, **kw)
         if check and done.returncode:
-            raise RuntimeError(_failed(args, done.returncode))
+            raise self._failed(done)
         return self.pm.ClassInstance(done, eager_attrs="all")
 
     def call(self, args: Any, **kw: Any) -> int:
         return self._exec(args, **kw).returncode
 
     def check_call(self, args: Any, **kw: Any) -> int:
-        status = self._exec(args, **kw).returncode
-        if status:
-            raise RuntimeError(_failed(args, status))
+        done = self._exec(args, **kw)
+        if done.returncode:
+            raise self._failed(done)
         return 0
 
     def check_output(self, args: Any, **kw: Any) -> Any:
         kw.pop("stdout", None)
         done = self._exec(args, stdout=PIPE, **kw)
         if done.returncode:
-            raise RuntimeError(_failed(args, done.returncode))
+            raise self._failed(done)
         return done.stdout
 
     def getstatusoutput(self, cmd: str) -> tuple[int, str]:
@@ -197,10 +227,6 @@ def _value(stream: Stream | None, as_text: bool, encoding: str | None, errors: s
         return None
     data = stream.getvalue()
     return data.decode(encoding or "utf-8", errors or "replace") if as_text else data
-
-
-def _failed(args: Sequence[str] | str, status: int) -> str:
-    return f"Command '{args}' returned non-zero exit status {status}."
 
 
 def _quote(s: str) -> str:
