@@ -169,8 +169,7 @@ def test_command_memory_bomb_ends_with_a_named_limit(
 
 
 # sort spills runs sized by the budget: large inputs sort completely, in bounded
-# memory (the spilled runs live on the virtual /tmp, under the filesystem quota,
-# which is resident too: the inputs are sized so that quota and budget fit the cap)
+# memory (the spilled runs are kept compressed in memory, charged to max_memory)
 SORTS = {
     "distinct": (
         "seq 1 2500000 | sed 's/$/ abcdefghijklmnopqrstuvwxyz/' | sort -r | head -2",

@@ -49,6 +49,10 @@ RE_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("commands/sort/keys.py", "blank_key_rx"): "sort -k key extraction: the same fixed field group with "
     "counts at most _FIELDS_RX_MAX, then one group of a field run or of the rest of the line; no part "
     "can fail, so matching is one linear pass",
+    ("commands/sort/keys.py", "numeric_extractor"): "sort -n key read in one match: the fixed field group "
+    "(blanks; or a class of all but the escaped -t byte, then that byte) repeated n times, n at most "
+    "_FIELDS_RX_MAX, then the constant _NUM; the classes are complementary, so a failed match (too few "
+    "fields) gives back each byte once",
 }
 
 

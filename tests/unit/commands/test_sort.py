@@ -85,6 +85,44 @@ def test_separator(args: list[str]) -> None:
     compare(["sort", *args], COLON)
 
 
+# numeric keys read in one match (keys.numeric_extractor): separators that are blanks, digits,
+# '.', '-' or special to a pattern; fields missing or empty; blanks before a number; fractions,
+# signs, leading zeros, numbers longer than int() converts; keys to the end of the line
+NUMBERS = (
+    b"a:10:x 5\nb:-3.50:y\nc::z\nd: 007:q\ne:1e3:r\nf:-0:s\ng:.5:t\nh\ni:9:\tu\nj:-.25\n"
+    b"k:" + b"9" * 5000 + b"\nl:-" + b"8" * 4500 + b".5\nm:12abc:v\nn:+4:w\no:\t 6:x\np:2.:y\nq:3-4:z\n"
+)
+NUMERIC_ARGS = [
+    ["-t:", "-k2,2n"],
+    ["-t:", "-k2n"],
+    ["-t:", "-k2,3n"],
+    ["-t:", "-k2,2nr", "-k1,1"],
+    ["-t:", "-k3,3n", "-s"],
+    ["-t:", "-k2,2n", "-u"],
+    ["-t:", "-k2b,2n"],
+    ["-t:", "-k9,9n"],
+    ["-k2,2n"],
+    ["-k1,1n"],
+    ["-n"],
+    ["-nu"],
+    ["-t.", "-k2,2n"],
+    ["-t-", "-k2,2n"],
+    ["-t0", "-k2,2n"],
+    ["-t ", "-k2,2n"],
+    ["-t]", "-k2,2n"],
+    ["-t\\", "-k2,2n"],
+    ["-t:", "-k2,2", "-k2,2n"],
+    ["-t:", "-k2,2fn"],
+]
+
+
+@pytest.mark.parametrize("args", NUMERIC_ARGS, ids=[" ".join(a) for a in NUMERIC_ARGS])
+def test_numeric_keys(args: list[str]) -> None:
+    sep = args[0][2:] if args[0].startswith("-t") else ":"
+    compare(["sort", *args], NUMBERS)
+    compare(["sort", *args], NUMBERS.replace(b":", sep.encode()[:1] or b":"))
+
+
 @pytest.mark.parametrize("args", [["-V"], ["-Vr"], ["-V", "-u"]])
 def test_version(args: list[str]) -> None:
     compare(["sort", *args], VERSIONS)

@@ -8,6 +8,7 @@ import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from dataclasses import dataclass
     from decimal import Decimal
     from typing import Any
@@ -310,21 +311,60 @@ def _decimal() -> type[Decimal]:
 
 def numeric_value(text: bytes) -> Any:
     """-n: leading blanks, optional '-', digits, optional fraction; anything else is 0."""
-    m = _NUM.match(text)
-    if m is None:
-        return 0
-    sign, whole, frac = m.group(1), m.group(2), m.group(3)
-    frac = (frac or b"").rstrip(b"0")
-    if not whole and not frac:
-        return 0
+    m = _NUM.match(text)  # (every part is optional: it always matches)
+    return 0 if m is None else _number(m.groups())
+
+
+def _number(groups: tuple[Any, ...]) -> Any:
+    """The value of _NUM's groups: an int, or a Decimal when there is a fraction."""
+    sign, whole, frac = groups
+    if frac:
+        frac = frac.rstrip(b"0")
     if frac:
         value: Any = _decimal()((whole or b"0").decode() + "." + frac.decode())
+    elif not whole:
+        return 0
     else:
         try:
             value = int(whole)
         except ValueError:  # more digits than int() converts
             value = _decimal()(whole.decode())
     return -value if sign else value
+
+
+# characters a number may hold: a -t separator among them could be read as part of a number
+_NUMBER_BYTES = b" \t\n0123456789.-"
+
+
+def numeric_extractor(key: Key, tab: int | None) -> Callable[[bytes], Any] | None:
+    """For a -n key that starts at a field and ends at a field's end (-k3,3n, -t: -k2n, -n): the
+    line to the key's value in one match (the fields skipped and the number read), for a number
+    ends at the first byte that is no part of one, the field's end included. None otherwise."""
+    if not key.numeric or key.dictionary or key.nonprinting or key.fold or key.schar or key.echar:
+        return None
+    if (key.eword is not None and key.eword < key.sword) or key.sword > _FIELDS_RX_MAX:
+        return None
+    if key.sword == 0:
+        prefix = b""
+    elif tab is None:
+        prefix = rb"(?:[ \t\n]*[^ \t\n]*){%d}" % key.sword
+    elif tab in _NUMBER_BYTES:
+        return None
+    else:
+        t = re.escape(bytes([tab]))
+        prefix = rb"(?:[^%s]*%s){%d}" % (t, t, key.sword)
+    match = re.compile(prefix + _NUM.pattern).match
+
+    def value(line: bytes) -> Any:
+        m = match(line)
+        if m is None:  # fewer fields than the key's start: an empty key
+            return 0
+        sign, whole, frac = groups = m.groups()
+        if frac or not whole or len(whole) > 4000:
+            return _number(groups)
+        return -int(whole) if sign else int(whole)
+
+    return value
 
 
 def general_value(text: bytes) -> tuple[int, float]:

@@ -3,8 +3,9 @@
 In-memory sorting decorates each line with its key values once and then runs
 one stable C-speed sort per key, last key first (and the last-resort whole-line
 comparison before them), so per-key reversal needs no comparison function.
-Inputs larger than RUN_BYTES are sorted in runs that are spilled to the
-virtual /tmp and merged, so memory stays bounded by the run size."""
+Inputs larger than RUN_BYTES are sorted in runs that are kept compressed in
+memory, charged to max_memory, and merged (spill.py): memory stays bounded by
+the run size and the compressed runs, and no temporary file is written."""
 
 from __future__ import annotations
 
@@ -32,7 +33,17 @@ from ..textbasic.common import (
     quotef,
     read_chunks,
 )
-from .keys import Key, KeySpecError, Reversed, blank_key_rx, key_span, make_value, parse_key, set_ordering
+from .keys import (
+    Key,
+    KeySpecError,
+    Reversed,
+    blank_key_rx,
+    key_span,
+    make_value,
+    numeric_extractor,
+    parse_key,
+    set_ordering,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,7 +52,7 @@ if TYPE_CHECKING:
 Annotate = Callable[[bytes], bytes]  # --debug: an output line to its marked text
 
 # inputs larger than this are sorted in runs spilled to the temporary directory
-RUN_BYTES = 64 << 20
+RUN_BYTES = 16 << 20
 
 SORT_SPEC = CommandSpec(
     name="sort",
@@ -186,8 +197,11 @@ class Sorter:
         self.annotate: Annotate | None = None  # --debug's marking of each output line
 
     def _extractor(self, key: Key, salt: bytes, collating: bool) -> Callable[[bytes], Any]:
-        value = make_value(key, salt, collating)
         tab = self.tab
+        fused = numeric_extractor(key, tab)
+        if fused is not None:
+            return fused
+        value = make_value(key, salt, collating)
         whole = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skipsblanks
         simple_field = (
             tab is not None
@@ -598,7 +612,7 @@ def cmd_sort(ctx: Ctx) -> int:
             else:
                 result = _merge(sorter, [_lines(ctx, n, s, sep) for n, s in opened])
             return _emit(ctx, result, output, sep, sorter.annotate)
-        return _sort_inputs(ctx, sorter, opened, output, sep, opts.get("temporary_directory") or [])
+        return _sort_inputs(ctx, sorter, opened, output, sep)
     except WriteError as e:
         ctx.error(
             f"write failed: {'standard output' if output is None else quotef(output)}: {strerror(e.errno)}"
@@ -696,35 +710,55 @@ def _sort_inputs(
     opened: list[tuple[str, Stream]],
     output: str | None,
     sep: bytes,
-    tmpdirs: list[str],
 ) -> int:
-    from .spill import Spiller
+    from .spill import MemRuns, blocks_of, merge_blocks, per_block
 
     # with -s and keys, equal-key lines keep their input order: identical lines must not be gathered
     counting = not (sorter.stable and not sorter.plain)
     mem = ctx.hold_memory()
     # a run is a share of the run's memory budget (what sorting it may double)
     acc = _Accumulator(counting, mem, min(RUN_BYTES, ctx.limits.max_memory // 4))
-    spiller: Spiller | None = None
+    spilled: MemRuns | None = None
     try:
         for name, stream in opened:
             for batch in _records(ctx, name, stream, sep):
                 if acc.add(batch):
-                    if spiller is None:
-                        spiller = Spiller(ctx, tmpdirs, sep)
-                    spiller.spill(_expanded(acc.sorted(ctx, sorter)))
+                    if spilled is None:
+                        spilled = MemRuns(ctx, sep)
+                    n = per_block(acc.text_bytes, acc.total)
+                    spilled.spill(_expanded(acc.sorted(ctx, sorter)), n)
                     acc = _Accumulator(counting, mem, acc.limit)
-        if spiller is None:
+        if spilled is None:
             if sorter.annotate is not None:
                 return _emit(ctx, _expanded(acc.sorted(ctx, sorter)), output, sep, sorter.annotate)
             return _emit_counted(ctx, acc.sorted(ctx, sorter), output, sep)
-        runs = spiller.runs()
-        result = _merge(sorter, [*runs, iter(_expanded(acc.sorted(ctx, sorter)))])
-        return _emit(ctx, result, output, sep, sorter.annotate)
+        n = per_block(acc.text_bytes, acc.total)
+        runs = [spilled.reader(i) for i in range(len(spilled.runs))]
+        runs.append(blocks_of(_expanded(acc.sorted(ctx, sorter)), n))
+        merged = merge_blocks(ctx, sorter, runs)
+        if sorter.annotate is not None:
+            return _emit(ctx, (line for block in merged for line in block), output, sep, sorter.annotate)
+        return _emit_blocks(ctx, merged, output, sep)
     finally:
         mem.close()
-        if spiller is not None:
-            spiller.cleanup()
+        if spilled is not None:
+            spilled.close()
+
+
+def _emit_blocks(ctx: Ctx, blocks: Iterable[list[bytes]], output: str | None, sep: bytes) -> int:
+    stream, rewrite = _open_output(ctx, output)
+    out = Out(stream)
+    ok = False
+    try:
+        for block in blocks:
+            ctx.checkpoint(len(block))
+            block.append(b"")
+            out.write(sep.join(block))
+        out.flush()
+        ok = True
+    finally:
+        _close_output(ctx, output, stream, rewrite, ok)
+    return 0
 
 
 # bytes a kept line costs besides its text: the bytes object and its list slot
@@ -746,6 +780,8 @@ class _Accumulator:
         self.lines: list[bytes] = []
         self.nlines = 0
         self.size = 0
+        self.total = 0  # lines and bytes of text taken (a counted line each time it came)
+        self.text_bytes = 0
         # the run's lines are charged to the run's memory (set to what is held)
         self.mem = mem
         self.limit = limit
@@ -756,6 +792,8 @@ class _Accumulator:
         size reached the limit, or the run's memory has no room for more)."""
         counts = self.counts
         nbytes = sum(map(len, batch))
+        self.total += len(batch)
+        self.text_bytes += nbytes
         if counts is not None:
             before = len(counts)
             counts.update(batch)  # counted in C
