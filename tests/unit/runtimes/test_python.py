@@ -176,6 +176,17 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
         ("w.__name__ = fn.__name__ + '_w'", "_sb_set_name(w, _sb_name(fn) + '_w')"),
         ("w.__name__ = ((v))  # c", "_sb_set_name(w, v)  # c"),
         ("a.__name__ = b.__name__ = v", "a.__name__ = b.__name__ = v"),  # two targets: left
+        # collections.OrderedDict is a dict; dataclasses' helpers and missing methods are the prelude's
+        (
+            "from collections import OrderedDict, Counter\nfrom dataclasses import dataclass, asdict as a",
+            "from collections import Counter; OrderedDict = dict\nfrom dataclasses import dataclass; a = _sb_asdict",
+        ),
+        ("import dataclasses\ndataclasses.replace(x, q=1)", "import dataclasses\n_sb_dc_replace(x, q=1)"),
+        (
+            "d.move_to_end(k); d.popitem(last=False)",
+            "_sb_method(d, 'move_to_end', k); _sb_method(d, 'popitem', last=False)",
+        ),
+        ("datetime.fromtimestamp(t, tz)", "_sb_method(datetime, 'fromtimestamp', t, tz)"),
         # subprocess's and json's exception attributes, in an except naming the class
         (
             "import subprocess\ntry: f()\nexcept subprocess.CalledProcessError as e: print(e.returncode, x.cmd)",
@@ -212,6 +223,9 @@ def test_prelude_builtins_run_only_when_named() -> None:
     # the rewrite's own names bring their functions
     assert named_builtins(rewrite("re.sub(p, f, s)")) == WHEN_NAMED["_sb_sub"]
     assert "def _sb_sub" not in named_builtins("rounded = 1")  # a word, not a part of one
+    # a function a text defines brings that text; a text's own `len`/`sorted` does not
+    assert named_builtins("a = _sb_astuple(x)") == WHEN_NAMED["_sb_asdict"]
+    assert named_builtins("print(len(x), sorted(y))") == ""
     # a text that uses another's brings it: wraps records names in _sb_name's table
     assert (
         named_builtins(rewrite("from functools import wraps"))

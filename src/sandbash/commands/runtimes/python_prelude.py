@@ -532,7 +532,67 @@ def _sb_method(owner, name, *args, **kwargs):
         return owner.format(**args[0])
     if (type(owner) is int or type(owner) is bool) and name == 'bit_length' and not args and not kwargs:
         return len(bin(owner).lstrip('-0b')) if owner else 0
+    if type(owner) is dict and name in ('move_to_end', 'popitem'):
+        return _sb_ordered(owner, name, *args, **kwargs)  # (collections.OrderedDict is dict)
+    if name == '_asdict' and not args and not kwargs and hasattr(owner, '_fields'):
+        return {key: getattr(owner, key) for key in owner._fields}
+    if name == 'relative_to' and type(owner).__name__ in ('PosixPath', 'PurePosixPath') and len(args) == 1:
+        return _sb_relative_to(owner, args[0])
+    if type(owner).__name__ == 'type' and owner.__name__ in ('datetime', 'date') and name in _SB_CLOCK:
+        return _sb_clock(owner, name, *args, **kwargs)
     return getattr(owner, name)(*args, **kwargs)
+
+
+def _sb_ordered(d, name, *args, **kwargs):
+    # OrderedDict's move_to_end(key, last=True) and popitem(last=True) on a dict (ordered alike)
+    last = kwargs.pop('last', args[-1] if len(args) == (2 if name == 'move_to_end' else 1) else True)
+    if name == 'popitem':
+        if not d:
+            raise KeyError('dictionary is empty')
+        key = list(d)[-1] if last else next(iter(d))
+        return (key, d.pop(key))
+    key = args[0] if args else kwargs.pop('key')
+    value = d.pop(key)
+    if last:
+        d[key] = value
+    else:
+        rest = list(d.items())
+        d.clear()
+        d[key] = value
+        d.update(rest)
+
+
+def _sb_relative_to(path, other):
+    # PurePath.relative_to (3.11): other must be a prefix of the path's parts
+    base = type(path)(other)
+    if path.parts[: len(base.parts)] != base.parts:
+        raise ValueError(
+            f"{str(path)!r} is not in the subpath of {str(base)!r} OR one path is relative and the other is absolute."
+        )
+    rest = path.parts[len(base.parts) :]
+    return type(path)(*rest) if rest else type(path)('.')
+
+
+_SB_CLOCK = ('fromtimestamp', 'utcfromtimestamp', 'today')
+
+
+def _sb_clock(cls, name, stamp=None, tz=None):
+    # datetime/date.fromtimestamp, datetime.utcfromtimestamp, date/datetime.today (Monty has none)
+    import datetime as _sb_datetime
+
+    utc = _sb_datetime.timezone.utc
+    if name == 'today':
+        now = _sb_datetime.datetime.now()
+        return now.date() if cls.__name__ == 'date' else now
+    if type(stamp) is not int and type(stamp) is not float:
+        raise TypeError(f"'{type(stamp).__name__}' object cannot be interpreted as an integer")
+    whole = int(stamp // 1)
+    micro = round((stamp - whole) * 1000000)
+    moment = _sb_datetime.datetime(1970, 1, 1, tzinfo=utc) + _sb_datetime.timedelta(seconds=whole, microseconds=micro)
+    if name == 'utcfromtimestamp':
+        return moment.replace(tzinfo=None)
+    moment = moment.astimezone(tz) if tz is not None else moment.astimezone().replace(tzinfo=None)
+    return moment.date() if cls.__name__ == 'date' else moment
 
 
 def _sb_translate(text, table):
@@ -609,6 +669,11 @@ def _sb_name(owner):
         if shown.startswith("<built-in function ") and shown.endswith(">"):
             return shown[19:-1]
         raise
+
+
+def _sb_set_name(owner, name):
+    # `X.__name__ = V`: what _sb_name(X) then returns
+    _sb_names[id(owner)] = name
 """,
     "_sb_exc_attr": r"""
 def _sb_exc_attr(error, name):
@@ -628,10 +693,52 @@ def _sb_exc_attr(error, name):
             return known[name]
     return getattr(error, name)
 """,
-    "_sb_set_name": r"""
-def _sb_set_name(owner, name):
-    # `X.__name__ = V`: what _sb_name(X) then returns
-    _sb_names[id(owner)] = name
+    "_sb_asdict": r"""
+def _sb_asdict(obj, dict_factory=dict):
+    # dataclasses.asdict (Monty's module has none): fields in order, nested dataclasses, lists,
+    # tuples and dicts converted as CPython does
+    if not _sb_is_dataclass(obj) or type(obj).__name__ == 'type':
+        raise TypeError('asdict() should be called on dataclass instances')
+    return _sb_dc_value(obj, dict_factory, True)
+
+
+def _sb_astuple(obj, tuple_factory=tuple):
+    if not _sb_is_dataclass(obj) or type(obj).__name__ == 'type':
+        raise TypeError('astuple() should be called on dataclass instances')
+    return _sb_dc_value(obj, tuple_factory, False)
+
+
+def _sb_is_dataclass(obj):
+    return hasattr(obj, '__dataclass_fields__')
+
+
+def _sb_fields(obj):
+    if not _sb_is_dataclass(obj):
+        raise TypeError('must be called with a dataclass type or instance')
+    return tuple(obj.__dataclass_fields__.values())
+
+
+def _sb_dc_value(obj, factory, as_dict):
+    if _sb_is_dataclass(obj) and type(obj).__name__ != 'type':
+        values = [(f.name, _sb_dc_value(getattr(obj, f.name), factory, as_dict)) for f in _sb_fields(obj)]
+        return factory(values) if as_dict else factory([v for _, v in values])
+    if hasattr(obj, '_fields') and isinstance(obj, tuple):
+        return type(obj)(*[_sb_dc_value(v, factory, as_dict) for v in obj])
+    if type(obj) is list or type(obj) is tuple:
+        return type(obj)(_sb_dc_value(v, factory, as_dict) for v in obj)
+    if type(obj) is dict:
+        return {_sb_dc_value(k, factory, as_dict): _sb_dc_value(v, factory, as_dict) for k, v in obj.items()}
+    return obj
+
+
+def _sb_dc_replace(obj, **changes):
+    # dataclasses.replace: a new instance with the changed fields
+    if not _sb_is_dataclass(obj) or type(obj).__name__ == 'type':
+        raise TypeError('replace() should be called on dataclass instances')
+    for f in _sb_fields(obj):
+        if getattr(f, 'init', True) and f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    return type(obj)(**changes)
 """,
     "_SbTemplate": r"""
 import re as _sb_template_re

@@ -33,6 +33,16 @@ _REPLACED = {
     # Monty's functools has no wraps, its string no Template: the prelude's (when named)
     "functools": {"wraps": "_sb_wraps"},
     "string": {"Template": "_SbTemplate"},
+    # Monty's dataclasses has only dataclass/field; its collections no OrderedDict (a dict keeps
+    # order: move_to_end and popitem(last=) are the prelude's _sb_method)
+    "dataclasses": {
+        "asdict": "_sb_asdict",
+        "astuple": "_sb_astuple",
+        "fields": "_sb_fields",
+        "replace": "_sb_dc_replace",
+        "is_dataclass": "_sb_is_dataclass",
+    },
+    "collections": {"OrderedDict": "dict"},
     "subprocess": {
         "CalledProcessError": "RuntimeError",
         "TimeoutExpired": "TimeoutError",
@@ -65,15 +75,28 @@ def stdlib_modules(text: str) -> list[str]:
     return out
 
 
+# a name -> the WHEN_NAMED text that defines it: its key, and its own top-level functions and
+# classes (`_sb...`; a text's `len` or `sorted` serves the program's own classes, chosen by key)
+_DEFINED_IN = {
+    **{
+        name: key
+        for key, piece in WHEN_NAMED.items()
+        for name in re.findall(r"^(?:def|class) (_[Ss]b\w+)", piece, re.MULTILINE)
+    },
+    **{key: key for key in WHEN_NAMED},
+}
+
+
 def named_builtins(text: str) -> str:
-    """The prelude's WHEN_NAMED texts the program (as rewritten) names as a word, and those a
-    chosen text names in turn (`_sb_wraps` records names in `_sb_name`'s table)."""
+    """The prelude's WHEN_NAMED texts that define a word the program (as rewritten) names, and
+    those that define a word a chosen text names in turn (`_sb_wraps` uses `_sb_name`)."""
     if len(text) > MAX_REWRITE_BYTES:
         return ""
-    chosen = [word for word in WHEN_NAMED if word in set(_WORD.findall(text))]
-    for word in chosen:  # (grows while it runs: each text added is read in turn)
-        chosen += [w for w in _WORD.findall(WHEN_NAMED[word]) if w in WHEN_NAMED and w not in chosen]
-    return "".join(piece for word, piece in WHEN_NAMED.items() if word in chosen)
+    chosen = list(dict.fromkeys(_DEFINED_IN[w] for w in set(_WORD.findall(text)) if w in _DEFINED_IN))
+    for key in chosen:  # (grows while it runs: each text added is read in turn)
+        more = {_DEFINED_IN[w] for w in _WORD.findall(WHEN_NAMED[key]) if w in _DEFINED_IN}
+        chosen += [k for k in more if k not in chosen]
+    return "".join(piece for key, piece in WHEN_NAMED.items() if key in chosen)
 
 
 def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
@@ -249,7 +272,20 @@ def _method_value_edits(
 
 
 # methods of built-in types Monty lacks, called through the prelude's _sb_method(X, name, ...)
-_MISSING_METHODS = frozenset({"translate", "format_map", "bit_length"})
+_MISSING_METHODS = frozenset(
+    {
+        "translate",
+        "format_map",
+        "bit_length",
+        "move_to_end",
+        "popitem",
+        "_asdict",
+        "relative_to",
+        "fromtimestamp",
+        "utcfromtimestamp",
+        "today",
+    }
+)
 
 
 def _method_call_edits(
@@ -570,6 +606,7 @@ def rewrite(text: str) -> str:
                 "functools",
                 "string",
                 "__name__",
+                *_REPLACED,
                 "Error",
                 "Expired",
                 *_MISSING_METHODS,
