@@ -16,6 +16,10 @@
    `command_stop` and `command_slow()`. Outside limits.py, the stops and the slow halves appear
    nowhere else. Generated code is held to it too: a string constant naming a stop or a slow half
    (interp/steps.py's text, `{hole}`s read as names) must parse and follow the idiom.
+4. A slotted lean class (`@dataclass(slots=True)` where the module's run-time `dataclass` is
+   leanclass's or syntax/nodeclass.py's) is declared `class X(metaclass=Declared)`: over a class, the
+   decorator makes a second class from the first (~55 k instructions each: awk's and jq's syntax
+   trees, 35 and 31 classes, paid ~2 M each of a first use that way).
 """
 
 from __future__ import annotations
@@ -347,3 +351,93 @@ def test_the_inline_charge_rule_reads_as_documented(source: str, ok: bool) -> No
 
 def test_generated_text_the_rule_cannot_read_is_refused() -> None:
     assert generated_charge_violations(ast.parse(repr("if b.commands >= b.command_stop")))
+
+
+def _runtime_lean_dataclass(tree: ast.Module) -> bool:
+    """Whether the module's `dataclass` at run time is the lean one: imported from leanclass or
+    nodeclass outside `if TYPE_CHECKING:` (in the `else:` of one, or at the top level)."""
+
+    def lean(stmts: list[ast.stmt]) -> bool:
+        for node in stmts:
+            if isinstance(node, ast.ImportFrom) and (node.module or "").rsplit(".", 1)[-1] in (
+                "leanclass",
+                "nodeclass",
+            ):
+                if any(alias.name == "dataclass" for alias in node.names):
+                    return True
+            if (
+                isinstance(node, ast.If)
+                and isinstance(node.test, ast.Name)
+                and node.test.id == "TYPE_CHECKING"
+            ):
+                if lean(node.orelse):
+                    return True
+        return False
+
+    return lean(tree.body)
+
+
+def undeclared_slotted_classes(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, class) of each lean slotted class not declared with `metaclass=Declared` (rule 4)."""
+    if not _runtime_lean_dataclass(tree):
+        return []
+    bad = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        slotted = any(
+            isinstance(d, ast.Call)
+            and isinstance(d.func, ast.Name)
+            and d.func.id == "dataclass"
+            and any(
+                k.arg == "slots" and isinstance(k.value, ast.Constant) and k.value.value for k in d.keywords
+            )
+            for d in node.decorator_list
+        )
+        declared = any(
+            k.arg == "metaclass" and isinstance(k.value, ast.Name) and k.value.id == "Declared"
+            for k in node.keywords
+        )
+        if slotted and not declared:
+            bad.append((node.lineno, node.name))
+    return bad
+
+
+def test_slotted_lean_classes_are_declared() -> None:
+    bad = [
+        f"{module}:{line}: class {name}"
+        for module, tree in MODULES
+        for line, name in undeclared_slotted_classes(tree)
+    ]
+    assert not bad, "declare these with metaclass=Declared (rule 4 of this file's docstring):\n" + "\n".join(
+        bad
+    )
+
+
+LEAN = "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from dataclasses import dataclass\nelse:\n    from ..leanclass import dataclass\n"
+
+
+@pytest.mark.parametrize(
+    "source, bad",
+    [
+        (LEAN + "@dataclass(slots=True)\nclass A(B, metaclass=Declared):\n    x: int", []),
+        (LEAN + "@dataclass(frozen=True, slots=True)\nclass A(B):\n    x: int", [(7, "A")]),
+        (LEAN + "@dataclass(slots=True)\nclass A:\n    x: int", [(7, "A")]),
+        (LEAN + "@dataclass(frozen=True)\nclass A:\n    x: int", []),  # (not slotted: made once)
+        (LEAN + "@dataclass(slots=False)\nclass A:\n    x: int", []),
+        (LEAN + "def f():\n    @dataclass(slots=True)\n    class A:\n        x: int", [(8, "A")]),
+        (
+            "from ...syntax.nodeclass import dataclass\n@dataclass(slots=True)\nclass A:\n    x: int",
+            [(3, "A")],
+        ),
+        # the real dataclass at run time takes a class, never a declaration
+        ("from dataclasses import dataclass\n@dataclass(slots=True)\nclass A:\n    x: int", []),
+        (
+            "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from ..leanclass import dataclass\n"
+            "else:\n    from dataclasses import dataclass\n@dataclass(slots=True)\nclass A:\n    x: int",
+            [],
+        ),
+    ],
+)
+def test_the_declaration_rule_reads_as_documented(source: str, bad: list[tuple[int, str]]) -> None:
+    assert undeclared_slotted_classes(ast.parse(source)) == bad

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from ..identity import Identity
+from ..leanclass import Declared
 from ..limits import Budget, LimitExceeded, LimitKind
 from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError, StreamReadError
 from ..vfs.errors import FsError, strerror
@@ -32,7 +33,7 @@ UNMODELLED = "refused by policy: the command declares no effects for the static 
 
 
 @dataclass(slots=True)
-class Capabilities:
+class Capabilities(metaclass=Declared):
     """What a run lends the commands it starts (sub-command runners, clock, identity, network)."""
 
     budget: Budget

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..leanclass import Declared
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
@@ -53,7 +55,7 @@ class OptionValueError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Opt:
+class Opt(metaclass=Declared):
     """One option. `arg`: 'none', 'required' or 'optional' (GNU: an optional value
     must be attached, `-x5`, `--x=5`; builtin mode: attached, or the next word unless
     it looks like an option, as ulimit's). `type` converts a value as it is parsed;
@@ -96,7 +98,7 @@ class Opt:
 
 
 @dataclass(frozen=True, slots=True)
-class CommandSpec:
+class CommandSpec(metaclass=Declared):
     name: str
     usage: str = "[OPTION]... [FILE]..."
     summary: str = ""
@@ -164,7 +166,7 @@ class HelpRequested(Exception):
 
 
 @dataclass(slots=True)
-class Parsed:
+class Parsed(metaclass=Declared):
     """Parsed options: `values` by key, `order` lists (key, value) as given and
     `signs` the sign each was given with (`-`, or `+` in builtin mode)."""
 

@@ -13,6 +13,7 @@ Words print as written, except that a `$(...)` or `<(...)` inside one shows its 
 
 from __future__ import annotations
 
+from ..leanclass import Declared
 from . import ast as A
 from .continuations import without_continuations
 from .escapes import ansi_decoded, ansi_scan
@@ -28,7 +29,7 @@ _AMOUNT = 4
 
 
 @dataclass(slots=True)
-class _Node:
+class _Node(metaclass=Declared):
     """One of bash's COMMAND structures: a node with its flags and its own redirections, or a
     connection (`first CONNECTOR second`; second may be missing after `&`)."""
 

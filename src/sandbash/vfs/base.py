@@ -14,6 +14,7 @@ import math
 import stat as st
 import time
 
+from ..leanclass import Declared
 from .errors import FsError
 
 TYPE_CHECKING = False
@@ -36,7 +37,7 @@ S_IFIFO = st.S_IFIFO
 
 
 @dataclass(slots=True)
-class Stat:
+class Stat(metaclass=Declared):
     mode: int
     size: int = 0
     ino: int = 0

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from ...leanclass import Declared
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
@@ -19,17 +21,17 @@ class Expr:
 
 
 @dataclass(slots=True)
-class Num(Expr):
+class Num(Expr, metaclass=Declared):
     value: float
 
 
 @dataclass(slots=True)
-class Str(Expr):
+class Str(Expr, metaclass=Declared):
     value: str
 
 
 @dataclass(slots=True)
-class Regex(Expr):
+class Regex(Expr, metaclass=Declared):
     """A regex literal; as a value it means `$0 ~ /re/`."""
 
     source: str
@@ -37,12 +39,12 @@ class Regex(Expr):
 
 
 @dataclass(slots=True)
-class Var(Expr):
+class Var(Expr, metaclass=Declared):
     name: str
 
 
 @dataclass(slots=True)
-class Index(Expr):
+class Index(Expr, metaclass=Declared):
     """name[path[0]]...[path[-1]][subs]: `path` selects a subarray (gawk's arrays of arrays)."""
 
     name: str
@@ -51,19 +53,19 @@ class Index(Expr):
 
 
 @dataclass(slots=True)
-class Field(Expr):
+class Field(Expr, metaclass=Declared):
     index: Expr
 
 
 @dataclass(slots=True)
-class Group(Expr):
+class Group(Expr, metaclass=Declared):
     """A parenthesized expression (kept: `print (a)(b)` and `(x) in a` care)."""
 
     expr: Expr
 
 
 @dataclass(slots=True)
-class Assign(Expr):
+class Assign(Expr, metaclass=Declared):
     op: str  # "=", "+=", "-=", "*=", "/=", "%=", "^="
     target: Expr  # Var, Index or Field
     value: Expr
@@ -71,14 +73,14 @@ class Assign(Expr):
 
 
 @dataclass(slots=True)
-class Cond(Expr):
+class Cond(Expr, metaclass=Declared):
     test: Expr
     yes: Expr
     no: Expr
 
 
 @dataclass(slots=True)
-class Binary(Expr):
+class Binary(Expr, metaclass=Declared):
     op: str  # + - * / % ^ concat("") < <= == != > >=
     left: Expr
     right: Expr
@@ -86,62 +88,62 @@ class Binary(Expr):
 
 
 @dataclass(slots=True)
-class Logical(Expr):
+class Logical(Expr, metaclass=Declared):
     op: str  # && ||
     left: Expr
     right: Expr
 
 
 @dataclass(slots=True)
-class MatchOp(Expr):
+class MatchOp(Expr, metaclass=Declared):
     negate: bool
     left: Expr
     right: Expr
 
 
 @dataclass(slots=True)
-class In(Expr):
+class In(Expr, metaclass=Declared):
     subs: list[Expr]
     name: str
     path: list[list[Expr]] = field(default_factory=list)  # `k in a[1]`: the subarray a[1]
 
 
 @dataclass(slots=True)
-class Unary(Expr):
+class Unary(Expr, metaclass=Declared):
     op: str  # - + !
     expr: Expr
 
 
 @dataclass(slots=True)
-class IncDec(Expr):
+class IncDec(Expr, metaclass=Declared):
     op: str  # ++ --
     prefix: bool
     target: Expr
 
 
 @dataclass(slots=True)
-class Call(Expr):
+class Call(Expr, metaclass=Declared):
     name: str
     args: list[Expr]
     line: int = 0
 
 
 @dataclass(slots=True)
-class IndirectCall(Expr):
+class IndirectCall(Expr, metaclass=Declared):
     var: str
     args: list[Expr]
     line: int = 0
 
 
 @dataclass(slots=True)
-class Builtin(Expr):
+class Builtin(Expr, metaclass=Declared):
     name: str
     args: list[Expr]
     line: int = 0
 
 
 @dataclass(slots=True)
-class Getline(Expr):
+class Getline(Expr, metaclass=Declared):
     kind: str  # "main", "file", "cmd", "coproc"
     target: Expr | None
     source: Expr | None
@@ -153,18 +155,18 @@ class Stmt:
 
 
 @dataclass(slots=True)
-class Block(Stmt):
+class Block(Stmt, metaclass=Declared):
     stmts: list[Stmt]
 
 
 @dataclass(slots=True)
-class ExprStmt(Stmt):
+class ExprStmt(Stmt, metaclass=Declared):
     expr: Expr
     line: int = 0
 
 
 @dataclass(slots=True)
-class Print(Stmt):
+class Print(Stmt, metaclass=Declared):
     printf: bool
     args: list[Expr]
     redirect: str | None  # ">", ">>", "|", "|&"
@@ -173,7 +175,7 @@ class Print(Stmt):
 
 
 @dataclass(slots=True)
-class If(Stmt):
+class If(Stmt, metaclass=Declared):
     test: Expr
     yes: Stmt
     no: Stmt | None
@@ -181,21 +183,21 @@ class If(Stmt):
 
 
 @dataclass(slots=True)
-class While(Stmt):
+class While(Stmt, metaclass=Declared):
     test: Expr
     body: Stmt
     line: int = 0
 
 
 @dataclass(slots=True)
-class DoWhile(Stmt):
+class DoWhile(Stmt, metaclass=Declared):
     body: Stmt
     test: Expr
     line: int = 0
 
 
 @dataclass(slots=True)
-class For(Stmt):
+class For(Stmt, metaclass=Declared):
     init: Stmt | None
     test: Expr | None
     step: Stmt | None
@@ -204,7 +206,7 @@ class For(Stmt):
 
 
 @dataclass(slots=True)
-class ForIn(Stmt):
+class ForIn(Stmt, metaclass=Declared):
     var: Expr  # Var or Index or Field
     array: str
     body: Stmt
@@ -213,14 +215,14 @@ class ForIn(Stmt):
 
 
 @dataclass(slots=True)
-class Switch(Stmt):
+class Switch(Stmt, metaclass=Declared):
     subject: Expr
     cases: list[tuple[Expr | None, list[Stmt]]]  # None is `default`
     line: int = 0
 
 
 @dataclass(slots=True)
-class Simple(Stmt):
+class Simple(Stmt, metaclass=Declared):
     """next, nextfile, break, continue."""
 
     kind: str
@@ -228,19 +230,19 @@ class Simple(Stmt):
 
 
 @dataclass(slots=True)
-class Exit(Stmt):
+class Exit(Stmt, metaclass=Declared):
     value: Expr | None
     line: int = 0
 
 
 @dataclass(slots=True)
-class Return(Stmt):
+class Return(Stmt, metaclass=Declared):
     value: Expr | None
     line: int = 0
 
 
 @dataclass(slots=True)
-class Delete(Stmt):
+class Delete(Stmt, metaclass=Declared):
     name: str
     subs: list[Expr] | None
     line: int = 0
@@ -248,7 +250,7 @@ class Delete(Stmt):
 
 
 @dataclass(slots=True)
-class Rule:
+class Rule(metaclass=Declared):
     kind: str  # BEGIN END BEGINFILE ENDFILE main
     pattern: Expr | None = None
     pattern2: Expr | None = None  # a range pattern's end
@@ -257,7 +259,7 @@ class Rule:
 
 
 @dataclass(slots=True)
-class Function:
+class Function(metaclass=Declared):
     name: str
     params: list[str]
     body: Block
@@ -266,6 +268,6 @@ class Function:
 
 
 @dataclass(slots=True)
-class Program:
+class Program(metaclass=Declared):
     rules: list[Rule] = field(default_factory=list)
     functions: dict[str, Function] = field(default_factory=dict)

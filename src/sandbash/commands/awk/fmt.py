@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from contextvars import ContextVar
 
+from ...leanclass import Declared
 from ...limits import LimitExceeded, LimitKind
 from ...posix.printf import FieldTooWide, check_field
 from ...textcache import TextCache
@@ -49,7 +50,7 @@ class FormatError(Exception):
 
 
 @dataclass(slots=True)
-class Spec:
+class Spec(metaclass=Declared):
     flags: str
     width: int | None  # -1: taken from an argument
     prec: int | None  # -1: taken from an argument

@@ -7,6 +7,7 @@ division), which is how every awk resolves it in practice.
 
 from __future__ import annotations
 
+from ...leanclass import Declared
 from ...syntax.escapes import decode_raw
 
 TYPE_CHECKING = False
@@ -142,7 +143,7 @@ _OPERAND_END = frozenset(
 
 
 @dataclass(slots=True)
-class Tok:
+class Tok(metaclass=Declared):
     kind: str  # NUMBER STRING ERE NAME FUNC_NAME BUILTIN NEWLINE EOF, a keyword, or the operator text
     val: str | float
     src: int  # index of the source text (several -f / -e are allowed)
@@ -168,7 +169,7 @@ class AwkSyntaxError(Exception):
 
 
 @dataclass(slots=True)
-class Source:
+class Source(metaclass=Declared):
     name: str  # "cmd. line" or the -f file name
     text: str
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ...leanclass import Declared
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -15,22 +17,22 @@ class Node:
 
 
 @dataclass(frozen=True, slots=True)
-class Identity(Node):
+class Identity(Node, metaclass=Declared):
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class RecurseAll(Node):
+class RecurseAll(Node, metaclass=Declared):
     """`..`"""
 
 
 @dataclass(frozen=True, slots=True)
-class Literal(Node):
+class Literal(Node, metaclass=Declared):
     value: Any
 
 
 @dataclass(frozen=True, slots=True)
-class Index(Node):
+class Index(Node, metaclass=Declared):
     """`T[k]`, `T.k`, `T."k"`; `opt` for the trailing `?`."""
 
     target: Node
@@ -39,7 +41,7 @@ class Index(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Slice(Node):
+class Slice(Node, metaclass=Declared):
     target: Node
     start: Node | None
     stop: Node | None
@@ -47,13 +49,13 @@ class Slice(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Iterate(Node):
+class Iterate(Node, metaclass=Declared):
     target: Node
     opt: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class StringInterp(Node):
+class StringInterp(Node, metaclass=Declared):
     """A string with `\\(...)` parts; `fmt` is the `@format` applied to them."""
 
     parts: tuple[Any, ...]  # str or Node
@@ -61,60 +63,60 @@ class StringInterp(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Format(Node):
+class Format(Node, metaclass=Declared):
     """`@name` on its own: format the input."""
 
     name: str
 
 
 @dataclass(frozen=True, slots=True)
-class ArrayCons(Node):
+class ArrayCons(Node, metaclass=Declared):
     body: Node | None
 
 
 @dataclass(frozen=True, slots=True)
-class ObjectCons(Node):
+class ObjectCons(Node, metaclass=Declared):
     entries: tuple[tuple[Node, Node], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Neg(Node):
+class Neg(Node, metaclass=Declared):
     body: Node
 
 
 @dataclass(frozen=True, slots=True)
-class Pipe(Node):
+class Pipe(Node, metaclass=Declared):
     left: Node
     right: Node
 
 
 @dataclass(frozen=True, slots=True)
-class Comma(Node):
+class Comma(Node, metaclass=Declared):
     left: Node
     right: Node
 
 
 @dataclass(frozen=True, slots=True)
-class BinOp(Node):
+class BinOp(Node, metaclass=Declared):
     op: str  # + - * / % == != < <= > >=
     left: Node
     right: Node
 
 
 @dataclass(frozen=True, slots=True)
-class And(Node):
+class And(Node, metaclass=Declared):
     left: Node
     right: Node
 
 
 @dataclass(frozen=True, slots=True)
-class Or(Node):
+class Or(Node, metaclass=Declared):
     left: Node
     right: Node
 
 
 @dataclass(frozen=True, slots=True)
-class Alt(Node):
+class Alt(Node, metaclass=Declared):
     """`a // b`"""
 
     left: Node
@@ -122,27 +124,27 @@ class Alt(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Assign(Node):
+class Assign(Node, metaclass=Declared):
     op: str  # = |= += -= *= /= %= //=
     target: Node
     value: Node
 
 
 @dataclass(frozen=True, slots=True)
-class If(Node):
+class If(Node, metaclass=Declared):
     cond: Node
     then: Node
     orelse: Node | None  # None: `else .` (jq 1.7 optional else)
 
 
 @dataclass(frozen=True, slots=True)
-class Try(Node):
+class Try(Node, metaclass=Declared):
     body: Node
     catch: Node | None
 
 
 @dataclass(frozen=True, slots=True)
-class Reduce(Node):
+class Reduce(Node, metaclass=Declared):
     source: Node
     patterns: tuple[Node, ...]
     init: Node
@@ -150,7 +152,7 @@ class Reduce(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Foreach(Node):
+class Foreach(Node, metaclass=Declared):
     source: Node
     patterns: tuple[Node, ...]
     init: Node
@@ -159,7 +161,7 @@ class Foreach(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class FuncDef(Node):
+class FuncDef(Node, metaclass=Declared):
     name: str
     params: tuple[str, ...]  # "$x" for value params, "f" for filter params
     body: Node
@@ -167,20 +169,20 @@ class FuncDef(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Call(Node):
+class Call(Node, metaclass=Declared):
     name: str
     args: tuple[Node, ...]
     pos: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Var(Node):
+class Var(Node, metaclass=Declared):
     name: str
     pos: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Bind(Node):
+class Bind(Node, metaclass=Declared):
     """`source as $x | body`, with `?//` alternatives in patterns."""
 
     source: Node
@@ -189,13 +191,13 @@ class Bind(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Label(Node):
+class Label(Node, metaclass=Declared):
     name: str
     body: Node
 
 
 @dataclass(frozen=True, slots=True)
-class Break(Node):
+class Break(Node, metaclass=Declared):
     name: str
     pos: int = 0
 
@@ -204,17 +206,17 @@ class Break(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class PVar(Node):
+class PVar(Node, metaclass=Declared):
     name: str
 
 
 @dataclass(frozen=True, slots=True)
-class PArray(Node):
+class PArray(Node, metaclass=Declared):
     items: tuple[Node, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class PObject(Node):
+class PObject(Node, metaclass=Declared):
     """Entries: (key expression, pattern or None, variable bound to the whole value or None)."""
 
     entries: tuple[tuple[Node, Node | None, str | None], ...]
