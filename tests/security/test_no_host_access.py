@@ -123,7 +123,8 @@ OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has go
 # modules that compile generated Python: awk and jq programs (from parsed, escaped trees), the
 # lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script
 # text), arithmetic (arithgen.py), a hot `(( ))` command around arithgen's statements (arithcmd.py),
-# a hot `for ((;;))` loop's steps around them (arithfor.py) and hot function bodies (funcgen.py), all from parsed trees with every script-derived value a
+# a hot `for ((;;))` loop's steps around them (arithfor.py), hot `while`/`until` loops and loop
+# bodies (loopgen.py) and hot function bodies (funcgen.py), all from parsed trees with every script-derived value a
 # namespace constant, never text in the source; textcache.py's function_of is the one place those
 # and steps.py have their text run (once per process)
 OWNERS_CODEGEN = (
@@ -134,6 +135,7 @@ OWNERS_CODEGEN = (
     "interp/arithcmd.py",
     "interp/arithfor.py",
     "interp/funcgen.py",
+    "interp/loopgen.py",
     "interp/steps.py",
     "textcache.py",
 )

@@ -12,7 +12,11 @@ cancellation), the body asked for again at each check (Evaluator.body_again), th
 each part when a trap or `set -x` is on (Evaluator._arith_or_error, checked before each part as
 the loop checks it), `$LINENO` at the loop's line for the step, the `((: ` name of errors in the
 parts, an error in a part reported and the loop ended with status 1, jobs reaped after each test,
-`break`/`continue` (LoopFrame.caught), and the status the loop ends with.
+`break`/`continue` (LoopFrame.caught), and the status the loop ends with. Its body's top-level
+`(( ))` commands are written in too, the others' closures called (loopgen.Writer.body; a loop whose
+body has none calls the body, asked for again at each check), and the loop is handed over once their
+texts are generated as well (loopgen.ready); a body written in with a nested text not generated
+yet hands back once it is (loopgen.renewal), as a `while` loop's does.
 
 It is used only when the shared evaluator is free (no nested evaluation: arith.Evaluator.depth,
 the loop's own throughout, as _part_fn takes it) and both parts are empty or literal texts. The
@@ -30,6 +34,7 @@ from ..expand.env import ExpansionError
 from ..textcache import function_of
 from .control import LoopControl
 from .jobs import cleanup_dead_jobs
+from .loopgen import RENEW, Writer, block, never, renewal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,7 +50,7 @@ FILE = "<arithfor>"
 _IND = 6  # the indentation level of a part's statements in _SOURCE's `try`
 # (the loop's own locals start with `_`: arithgen's statements bind t, v, r, q, a, o1, s, i, x1...)
 _SOURCE = """\
-def make(st, sh, ev, mode, part, failed, again, cond_node, step_node, line):
+def make(st, sh, ev, mode, part, failed, again, renew, procs, finish, cmd_failed, errexit_check, cond_node, step_node, line):
     def run(loop, _n, _stop, _body, _status):
         opts = st.opts
         rt = sh.rt
@@ -54,7 +59,7 @@ def make(st, sh, ev, mode, part, failed, again, cond_node, step_node, line):
                 _n += 1
                 if _n >= _stop:
                     _stop = loop.check(_n)
-                    _body = again(_body)
+{again}
                 if not mode.untraced and (st.traps or opts["xtrace"]):
                     _cond = part(cond_node)
                     if _cond is None:
@@ -73,7 +78,7 @@ def make(st, sh, ev, mode, part, failed, again, cond_node, step_node, line):
                     break
                 sh.arith_cmd = ""
                 try:
-                    _status = _body()
+{body}
                 except LoopControl as e:
                     _status = loop.caught(e)
                     if e.breaks:
@@ -144,25 +149,39 @@ def _part(word: A.Word | None, result: bool, prefix: str) -> tuple[str, dict[str
     return "\n".join(lines), namespace
 
 
-def source(node: A.ArithFor) -> tuple[str, dict[str, object]] | None:
-    """The factory's source for the loop's steps and the namespace it runs over, or None when a
-    part is not generated."""
+def source(
+    node: A.ArithFor, comp: Compiler | None = None
+) -> tuple[str, dict[str, object], tuple[str, ...]] | None:
+    """The factory's source for the loop's steps, the namespace it runs over and the texts left
+    cold in its body (loopgen.renewal), or None when a part is not generated. With `comp`, the
+    body's hot `(( ))` commands are written in (loopgen.Writer.body), else it is called."""
     cond = _part(node.cond, True, "k")
     step = _part(node.step, False, "j")
     if cond is None or step is None:
         return None
-    return _SOURCE.format(cond=cond[0], step=step[0]), {**cond[1], **step[1], **_NAMESPACE}
+    w = Writer()
+    body = w.body(comp, node.body, 5) if comp is not None else None
+    again = ["_body = again(_body)"] if body is None else RENEW.splitlines() if w.cold else ["pass"]
+    source = _SOURCE.format(
+        again="\n".join(block("\n".join(again), 5)),
+        cond=cond[0],
+        body="\n".join(body or block("_status = _body()", 5)),
+        step=step[0],
+    )
+    return source, {**w.namespace, **cond[1], **step[1], **_NAMESPACE}, w.cold if body is not None else ()
 
 
 def fused(comp: Compiler, node: A.ArithFor, budget: int) -> Run | None:
     """The loop's steps as one function for `comp`'s shell (see the module's docstring); None
     when a part is not generated or the source would take `comp` past `budget` characters of
-    generated source (funcgen.GEN_CHARS)."""
-    made = source(node)
+    generated source (funcgen.GEN_CHARS). It returns the loop's status, or `-1 - status` when
+    it hands back (loopgen.RENEW) at the step in `loop.count`."""
+    made = source(node, comp)
     if made is None or comp.generated + len(made[0]) > budget:
         return None
-    comp.generated += len(made[0])
-    factory: Callable[..., Run] = function_of(made[0], FILE, "make", made[1])
+    text, namespace, cold = made
+    comp.generated += len(text)
+    factory: Callable[..., Run] = function_of(text, FILE, "make", namespace)
     ev = comp.ev
     st = ev.state
     return factory(
@@ -173,6 +192,11 @@ def fused(comp: Compiler, node: A.ArithFor, budget: int) -> Run | None:
         ev._arith_or_error,
         ev._arith_part_failed,
         partial(ev.body_again, node.body),
+        renewal(comp.fors, id(node), cold) if cold else never,  # type: ignore[arg-type]
+        ev.pr.procsubs,
+        ev.pr.finish_procsubs,
+        ev.arith_cmd_failed,
+        ev.errexit_check,
         node.cond,
         node.step,
         node.line,

@@ -134,6 +134,7 @@ class Compiler:
         "cold",
         "stale",
         "fors",
+        "whiles",
     )
 
     def __init__(self, ev: Evaluator) -> None:
@@ -166,6 +167,9 @@ class Compiler:
         # `for ((;;))` loops whose parts are hot, by node: their generated steps (arithfor.py), or
         # None where they are not generated (too large, past the budget)
         self.fors: dict[int, tuple[A.ArithFor, Callable[..., int] | None]] = {}
+        # `while`/`until` loops by node: their generated steps (loopgen.py), None where they are
+        # not generated, or the `(( ))` texts they wait for
+        self.whiles: dict[int, tuple[A.While, Callable[..., int] | tuple[str, ...] | None]] = {}
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
@@ -201,6 +205,7 @@ class Compiler:
             self.bodies.clear()
             self.stale.clear()
             self.fors.clear()
+            self.whiles.clear()
             self.weight = 0
         outer = self.cold
         self.cold = []
@@ -263,22 +268,50 @@ class Compiler:
         self.bodies[key] = (node, code)
         return code, True
 
-    def arith_for(self, node: A.ArithFor) -> Callable[..., int] | None:
-        """The generated steps of a `for ((;;))` loop whose parts are literal (arithfor.py), once
-        both parts' texts are generated; None before that, and for good when they cannot be."""
+    def arith_for(self, node: A.ArithFor, n: int) -> Callable[..., int] | None:
+        """The generated steps of a `for ((;;))` loop whose parts are literal (arithfor.py) at
+        its step `n`, once both parts' texts are generated, and its body's `(( ))` texts
+        (loopgen.ready); None before that, and for good when they cannot be."""
         key = id(node)
         hit = self.fors.get(key)
         if hit is not None and hit[0] is node:
             return hit[1]
-        from . import arithfor, funcgen  # (only once a loop is hot)
+        from . import arithfor, funcgen, loopgen  # (only once a loop is hot)
 
         hot = arithfor.hot(node)
-        if hot is False:
+        if hot is False or (hot and not loopgen.ready(loopgen.body_texts(node.body), n)):
             return None  # (asked again at the loop's next check)
         if len(self.fors) >= _CACHE_MAX:
             self.fors.clear()
         run = arithfor.fused(self, node, funcgen.GEN_CHARS) if hot else None
         self.fors[key] = (node, run)
+        return run
+
+    def while_loop(self, node: A.While, n: int) -> Callable[..., int] | None:
+        """The generated steps of a `while`/`until` loop at its step `n` (loopgen.py), once its
+        `(( ))` texts are generated (or it has waited for them long enough: loopgen.ready); None
+        before that, and for good when it has none or cannot be generated."""
+        key = id(node)
+        hit = self.whiles.get(key)
+        if hit is not None and hit[0] is node:
+            found = hit[1]
+            if type(found) is not tuple:
+                return found  # type: ignore[return-value]  # (a run, or None for good)
+        else:
+            from . import loopgen  # (only once a loop is checked)
+
+            found = loopgen.texts(node)
+            if len(self.whiles) >= _CACHE_MAX:
+                self.whiles.clear()
+            self.whiles[key] = (node, found or None)
+            if not found:
+                return None
+        from . import funcgen, loopgen
+
+        if not loopgen.ready(found, n):  # type: ignore[arg-type]  # (a tuple of texts)
+            return None  # (asked again at the loop's next check)
+        run = loopgen.while_loop(self, node, funcgen.GEN_CHARS)
+        self.whiles[key] = (node, run)
         return run
 
     def case_tests(self, node: A.Case) -> tuple[tuple[CaseTest, ...], ...]:
@@ -555,9 +588,10 @@ class Compiler:
 
         return element
 
-    def arith_cmd(self, node: A.ArithCmd) -> Code:
+    def arith_cmd(self, node: A.ArithCmd, fuse: bool = True) -> Code:
         """`(( expr ))`, as Evaluator._exec_arith and execute() run it, while no trap or
-        `set -x` asks for more."""
+        `set -x` asks for more (once its text is generated, as one function: arithcmd.py, unless
+        not `fuse`: a generated loop writes it in and keeps the closure for its slow way)."""
         ev = self.ev
         st = ev.state
         mode = st.run_mode
@@ -619,7 +653,7 @@ class Compiler:
             if generated_of(text) is None:
                 if self.cold is not None:  # (compiled again once it is: compiled())
                     self.cold.append(text)
-            else:
+            elif fuse:
                 from . import arithcmd, funcgen  # (only once a text is hot)
 
                 return arithcmd.fused(self, text, arith_cmd, line, funcgen.GEN_CHARS) or arith_cmd

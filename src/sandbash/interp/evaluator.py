@@ -277,6 +277,10 @@ class Evaluator:
         run_body = self.body_code(node.body)
         until = node.until
         rt = self.sh.rt
+        # once its `(( ))` texts are generated, the rest of the loop is one generated function
+        # (loopgen.py), handed over at a check
+        comp = self.comp
+        handed = False
         with self.loop_frame() as loop:
             n = 0  # (the step count: see LoopFrame)
             stop = loop.stop
@@ -287,6 +291,16 @@ class Evaluator:
                         stop = loop.check(n)
                         run_cond = self.body_again(node.cond, run_cond)
                         run_body = self.body_again(node.body, run_body)
+                        if comp is not None and (fused := comp.while_loop(node, n)) is not None:
+                            handed = True  # (it counts the steps from here: loop.count)
+                            status = fused(loop, n - 1, stop, run_cond, run_body, status)
+                            if status >= 0:
+                                break
+                            # handed back at a check (loopgen.renewal): on from there, made again
+                            # at the next
+                            handed = False
+                            n, stop, status = loop.count - 1, loop.stop, -1 - status
+                            continue
                     st.errexit_ignored += 1  # (what _ignored does)
                     try:
                         cond = run_cond()
@@ -308,7 +322,8 @@ class Evaluator:
                         if e.breaks:
                             break
             finally:
-                loop.count = n
+                if not handed:
+                    loop.count = n
         st.last_status = status
         return status
 
@@ -462,10 +477,18 @@ class Evaluator:
                     if n >= stop:
                         stop = loop.check(n)
                         run_body = self.body_again(node.body, run_body)
-                        if comp is not None and not aev.depth and (fused := comp.arith_for(node)) is not None:
+                        if (
+                            comp is not None
+                            and not aev.depth
+                            and (fused := comp.arith_for(node, n)) is not None
+                        ):
                             handed = True  # (it counts the steps from here: loop.count)
                             status = fused(loop, n - 1, stop, run_body, status)
-                            break
+                            if status >= 0:
+                                break
+                            handed = False  # (handed back: as in _exec_while)
+                            n, stop, status = loop.count - 1, loop.stop, -1 - status
+                            continue
                         cond_fn = _part_fn(cond_text, cond_cold, aev)
                         step_fn = _part_fn(step_text, step_cold, aev)
                     if not mode.untraced and (st.traps or opts["xtrace"]):

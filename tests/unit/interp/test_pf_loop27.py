@@ -123,7 +123,7 @@ def _loop(text: str) -> A.ArithFor:
 def test_the_source_spells_no_script_text() -> None:
     made = arithfor.source(_loop("for ((qq = 123457; qq < 987651 && ww; qq += 13579)); do :; done"))
     assert made is not None
-    src, namespace = made
+    src, namespace, _cold = made
     for text in ("qq", "ww", "123457", "987651", "13579", "&&"):
         assert text not in src
     assert {"qq", "ww", 987651, 13579} <= {v for v in namespace.values() if isinstance(v, str | int)}

@@ -1,0 +1,361 @@
+"""A hot loop's `(( ))` commands written into one generated function (issue 23: the loops' own
+tier, as arithcmd.py is the `(( ))` command's).
+
+A `while (( cond ))` or `until (( cond ))` loop ran, each step, its condition's compiled list, the
+`(( ))` command's closure in it and its body's list, whose `(( ))` commands are each a closure
+(arithcmd.py's generated one once hot): a frame and the command's wrapper apiece. Once the loop's
+`(( ))` texts have their generated functions (arith.generated_of: each has run HOT_CALLS times),
+Evaluator._exec_while hands its remaining steps, at a check of its guard, to one function made
+here (Compiler.while_loop), whose step is _exec_while's own with:
+
+- the condition, when it is one `(( ))` command of literal text, written in: that command's
+  statements (arithgen.statements) between what Compiler.arith_cmd does around them, with
+  `set -e` suspended as for any condition (its failure reported with it suspended too); else its
+  compiled list called, as _exec_while calls it;
+- the body's top-level `(( ))` commands of literal text written in likewise (`set -e` and the ERR
+  trap after a false one as the closure does), each other command calling its own closure in
+  order (one that can end a function with `return` hands the returned status up as an exception,
+  as the compiled list does for a loop: compiler._raising).
+
+A `for ((;;))` loop's generated steps (arithfor.py) take their body from here too.
+
+A loop is handed over once all those texts are generated, or once it has waited WAIT_STEPS steps
+for them (a command that seldom runs keeps its closure). A body written in while a `(( ))` text
+nested in one of its commands (a `case` branch, an `if`) was not generated yet holds that
+command's closures as compiled then, which the walker's loop would have compiled again once the
+text is (Compiler.compiled, at a check): the generated steps ask, at each check, whether one of
+those texts is generated now (renewal), and if so hand back (RENEW: the step and the guard's
+next stop in the LoopFrame, `-1 - status` returned); the loop goes on from there its own way and
+makes them again at its next check.
+
+Every `(( ))` written in first tests what its closure tests first: while the run is not untraced
+(a trap, `set -x`, a DEBUG trap, gates, a signal: RunMode) or the shared evaluator is in use (a
+nested evaluation), the closure itself runs, at that point and with nothing of the command done.
+The guard (max_loop_iterations, max_work, the deadline, cancellation: LoopFrame.check), jobs
+reaped after each test, `break`/`continue` (LoopFrame.caught) and the loop's status are
+_exec_while's. The source is made from fixed text and arithgen.statements, which spells no script
+text (names, numbers and the texts are namespace constants, a command's line a number); the
+shell's objects come in as the factory's parameters. The tree walker never uses it."""
+
+from __future__ import annotations
+
+from ..expand.arith import GEN_LONGEST, ArithError, generated_of, parse_or_raise
+from ..expand.arithwords import literal_arith
+from ..expand.env import ExpansionError
+from ..syntax import ast as A
+from ..textcache import function_of
+from .control import LoopControl, ReturnFromFunction
+from .jobs import cleanup_dead_jobs
+from .state import ONE_STATUS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .compiler import Code, Compiler
+    from .loops import LoopFrame
+
+    Run = Callable[[LoopFrame, int, int, Code, Code, int], int]
+
+FILE = "<loopgen>"
+# steps a loop waits, asking at each check, for its `(( ))` texts to be generated (HOT_CALLS runs
+# each): past it, it is generated with those that are, the others calling their closures
+WAIT_STEPS = 1024
+
+NAMESPACE: dict[str, object] = {
+    "ArithError": ArithError,
+    "ExpansionError": ExpansionError,
+    "LoopControl": LoopControl,
+    "ONE_STATUS": ONE_STATUS,
+    "ReturnFromFunction": ReturnFromFunction,
+    "reap": cleanup_dead_jobs,
+}
+
+# `(( ))` as Compiler.arith_cmd's closure runs it plainly (arithcmd.py's _HEAD and _TAIL), its
+# statements at {ind}+4; {cold} is what runs while the run is not plain (the closure itself)
+_ARITH = """\
+if not mode.untraced or ev.depth:
+{cold}
+else:
+    st.line = {line}
+    _m = len(procs) if procs else 0
+    try:
+        try:
+            sh.arith_cmd = "((: "
+            try:
+{stmts}
+                {var} = 0 if {value} else 1
+            finally:
+                sh.arith_cmd = ""
+        except (ArithError, ExpansionError) as e:
+            {var} = {failed}(e)
+        else:
+            st.last_status = {var}
+{after}
+    finally:
+        if procs and len(procs) > _m:
+            finish(_m)
+    st.pipestatus = ONE_STATUS[{var}]
+"""
+_ERREXIT = """\
+            if {var} and not st.errexit_ignored:
+                errexit_check({var})"""
+# (a condition: `set -e` suspended while it runs, its failure reported so: cond_failed)
+_COND_COLD = """\
+    st.errexit_ignored += 1
+    try:
+        _c = _cond()
+    finally:
+        st.errexit_ignored -= 1"""
+
+# at a check of the guard, when the body is written in with commands compiled while a `(( ))`
+# text in them was not generated yet: the steps handed back once one is (see renewal)
+RENEW = """\
+if renew():
+    loop.stop = _stop
+    return -1 - _status"""
+
+_WHILE = """\
+def make(st, sh, ev, mode, rt, procs, finish, cmd_failed, cond_failed, errexit_check, again, renew, cond_node, body_node):
+    def run(loop, _n, _stop, _cond, _body, _status):
+        try:
+            while True:
+                _n += 1
+                if _n >= _stop:
+                    _stop = loop.check(_n)
+{again}
+                try:
+{cond}
+                except LoopControl as e:
+                    loop.caught(e)
+                    if e.breaks:
+                        break
+                    continue
+                finally:
+                    if rt.reap:
+                        reap(sh)
+                if {stop}:
+                    break
+                try:
+{body}
+                except LoopControl as e:
+                    _status = loop.caught(e)
+                    if e.breaks:
+                        break
+        finally:
+            loop.count = _n
+        return _status
+    return run
+"""
+
+
+def arith_text(cmd: A.Command) -> str | None:
+    """The text of a `(( ))` command that a generated loop writes in (literal, not too long)."""
+    if type(cmd) is A.ArithCmd:
+        text = literal_arith(cmd.word)  # type: ignore[attr-defined]
+        if text is not None and len(text) <= GEN_LONGEST:
+            return text
+    return None
+
+
+def cond_text(node: A.While) -> str | None:
+    """The text of a loop condition that is one such `(( ))` command, else None."""
+    items = node.cond.items
+    if len(items) == 1 and not items[0].background:
+        return arith_text(items[0].cmd)
+    return None
+
+
+def body_texts(body: A.CommandList) -> tuple[str, ...]:
+    """The texts of a body's top-level `(( ))` commands that a generated loop writes in."""
+    return tuple(text for item in body.items if not item.background and (text := arith_text(item.cmd)))
+
+
+def texts(node: A.While) -> tuple[str, ...]:
+    """The `(( ))` texts a generated `while` loop would write in: its condition's and its body's."""
+    cond = cond_text(node)
+    return (cond, *body_texts(node.body)) if cond is not None else body_texts(node.body)
+
+
+def ready(found: tuple[str, ...], n: int) -> bool:
+    """Whether a loop with these texts, at its step `n`, is generated now: all its texts are, or
+    it has waited long enough (WAIT_STEPS)."""
+    return n >= WAIT_STEPS or all(generated_of(text) is not None for text in found)
+
+
+class Writer:
+    """The source lines of one generated loop and the constants they name."""
+
+    def __init__(self) -> None:
+        self.namespace: dict[str, object] = dict(NAMESPACE)
+        self.texts = 0  # (the texts' constants: a prefix each)
+        self.codes = 0
+        # `(( ))` texts not generated yet when the body's commands were compiled (see renewal)
+        self.cold: tuple[str, ...] = ()
+
+    def const(self, value: object) -> str:
+        """A closure's name in the namespace."""
+        self.codes += 1
+        name = f"code{self.codes}"
+        self.namespace[name] = value
+        return name
+
+    def arith(self, text: str, ind: int, line: int, cold: str, var: str, cond: bool) -> list[str] | None:
+        """`(( text ))` at `line` as statements at level `ind` setting its status in `var` (see
+        _ARITH), `cold` running while the run is not plain; as a loop's condition when `cond`
+        (`set -e` suspended); None when its statements are not generated (arithgen.statements)."""
+        if generated_of(text) is None:
+            return None
+        try:
+            node = parse_or_raise(text)
+        except ArithError:
+            return None
+        from ..expand.arithgen import statements  # (as the text's own generation: only once hot)
+
+        self.texts += 1
+        made = statements(node, text, 4, f"a{self.texts}_")  # (at _ARITH's own level)
+        if made is None:
+            return None
+        lines, value, namespace = made
+        self.namespace.update(namespace)
+        filled = _ARITH.format(
+            cold=cold,
+            line=line,
+            stmts="\n".join(lines),
+            value=value,
+            var=var,
+            failed="cond_failed" if cond else "cmd_failed",
+            after="" if cond else _ERREXIT.format(var=var),
+        )
+        return block(filled, ind)
+
+    def body(self, comp: Compiler, body: A.CommandList, ind: int) -> list[str] | None:
+        """A loop body's commands as statements at level `ind` setting `_status`: its `(( ))`
+        commands written in, the others' closures called; None when none is written in. The
+        texts left cold in what it compiled are `cold` (Compiler.cold, as Compiler.compiled)."""
+        out: list[str] = []
+        inline = False
+        outer = comp.cold
+        comp.cold = []
+        try:
+            for item in body.items:
+                cmd = item.cmd
+                text = arith_text(cmd) if not item.background else None
+                if text is not None and generated_of(text) is not None:
+                    cold = f"    _status = {self.const(comp.arith_cmd(cmd, fuse=False))}()"  # type: ignore[arg-type]
+                    lines = self.arith(text, ind, cmd.line, cold, "_status", False)
+                    if lines is not None:
+                        out += lines
+                        inline = True
+                        continue
+                mark = comp.returns
+                code = comp.item(item)
+                returns = comp.returns != mark
+                comp.returns = mark
+                out.append("    " * ind + f"_status = {self.const(code)}()")
+                if returns:  # (a `return`: compiler.returned, raised as the compiled list does)
+                    out += block("if _status < 0:\n    raise ReturnFromFunction(-1 - _status)", ind)
+        finally:
+            self.cold = tuple(dict.fromkeys(comp.cold))
+            comp.cold = outer
+        return out if inline else None
+
+
+def block(text: str, ind: int) -> list[str]:
+    """`text`'s lines at level `ind`."""
+    pad = "    " * ind
+    return [pad + line if line else line for line in text.splitlines()]
+
+
+def renewal(cache: dict[int, object], key: int, cold: tuple[str, ...]) -> Callable[[], bool]:
+    """The `renew` of a generated loop whose body was written in while the `(( ))` texts `cold`
+    were not generated (commands that would be compiled again once one is, Compiler.compiled):
+    asked at each check of the guard, one text a time in turn, True once that one is; the loop
+    is then forgotten in `cache` under `key` (asked for again, generated again at its next check)
+    and the generated steps hand back (RENEW)."""
+    turn = 0
+
+    def renew() -> bool:
+        nonlocal turn
+        text = cold[turn % len(cold)]
+        turn += 1
+        if generated_of(text) is None:
+            return False
+        cache.pop(key, None)
+        return True
+
+    return renew
+
+
+def never() -> bool:
+    """The `renew` of a loop with no cold text."""
+    return False
+
+
+def while_source(comp: Compiler, node: A.While) -> tuple[str, dict[str, object], tuple[str, ...]] | None:
+    """The factory's source for a `while`/`until` loop's steps, its namespace and the texts left
+    cold in its body (see renewal), or None when none of its `(( ))` commands is written in."""
+    w = Writer()
+    ind = 5  # (the level of the condition's and the body's statements in _WHILE)
+    text = cond_text(node)
+    cond = None
+    if text is not None:
+        cond = w.arith(text, ind, node.cond.items[0].cmd.line, _COND_COLD, "_c", True)  # type: ignore[attr-defined]
+    body = w.body(comp, node.body, ind)
+    if cond is None and body is None:
+        return None
+    again = []
+    if cond is None:
+        cond = block(_COND_COLD, ind - 1)
+        again.append("_cond = again(cond_node, _cond)")
+    if body is None:
+        body = ["    " * ind + "_status = _body()"]
+        again.append("_body = again(body_node, _body)")
+    elif w.cold:
+        again += RENEW.splitlines()
+    source = _WHILE.format(
+        again="\n".join(block("\n".join(again or ["pass"]), 5)),
+        cond="\n".join(cond),
+        stop="not _c" if node.until else "_c",
+        body="\n".join(body),
+    )
+    return source, w.namespace, w.cold if body is not None else ()
+
+
+def while_loop(comp: Compiler, node: A.While, budget: int) -> Run | None:
+    """The loop's steps as one function for `comp`'s shell (see the module's docstring); None
+    when none of its `(( ))` commands is written in or the source would take `comp` past
+    `budget` characters of generated source (funcgen.GEN_CHARS). The function returns the
+    loop's status, or `-1 - status` when it hands back (RENEW) at the step in `loop.count`."""
+    made = while_source(comp, node)
+    if made is None or comp.generated + len(made[0]) > budget:
+        return None
+    source, namespace, cold = made
+    comp.generated += len(source)
+    factory: Callable[..., Run] = function_of(source, FILE, "make", namespace)
+    ev = comp.ev
+    st = ev.state
+
+    def cond_failed(e: ArithError | ExpansionError) -> int:
+        st.errexit_ignored += 1  # (a condition's failure: no `set -e`, no ERR trap)
+        try:
+            return ev.arith_cmd_failed(e)
+        finally:
+            st.errexit_ignored -= 1
+
+    return factory(
+        st,
+        ev.sh,
+        ev.sh._arith,
+        st.run_mode,
+        ev.sh.rt,
+        ev.pr.procsubs,
+        ev.pr.finish_procsubs,
+        ev.arith_cmd_failed,
+        cond_failed,
+        ev.errexit_check,
+        ev.body_again,
+        renewal(comp.whiles, id(node), cold) if cold else never,  # type: ignore[arg-type]
+        node.cond,
+        node.body,
+    )
