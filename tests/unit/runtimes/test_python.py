@@ -213,7 +213,7 @@ def test_calls_monty_cannot_make_are_rewritten(source: str, expected: str) -> No
 
 
 def test_prelude_builtins_run_only_when_named() -> None:
-    from sandbash.commands.runtimes.python_prelude import WHEN_NAMED
+    from sandbash.commands.runtimes.python_named import WHEN_NAMED
     from sandbash.commands.runtimes.python_source import named_builtins
 
     assert named_builtins("print(len(x), sorted(y), min(z))") == ""

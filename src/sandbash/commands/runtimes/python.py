@@ -10,7 +10,6 @@ unsupported module or feature ends the program with Monty's one-line error and a
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ...limits import LimitExceeded, LimitKind
@@ -34,6 +33,7 @@ from .python_prelude import PRELUDE
 from .python_source import named_builtins, rewrite, stdlib_modules
 from .python_stdlib import MODULES
 from .python_subprocess import Subprocess
+from .python_traceback import program_traceback
 from .python_worker import MAX_NESTING, Nesting, Watchdog, WorkerUnavailable, checkout, pool
 
 TYPE_CHECKING = False
@@ -71,7 +71,6 @@ _HINT = (
     "{0}: note: sandbash runs Python in Monty (a sandboxed subset of Python 3): "
     "see `{0} -h` for the supported modules\n"
 )
-_FEED_NAME = re.compile(r'File "<python-input-\d+>"')
 _EOF = "EOF when reading a line"
 # Monty's words for its memory cap: its heap limit, or its worker process killed past its limit
 # (a list of 20 M one-element lists: the allocations outran the heap check)
@@ -324,9 +323,7 @@ class _Run:
             raise timed_out(self.ctx)
         if kind == "MemoryError" and text.startswith(_MONTY_MEMORY):
             raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory)
-        shown = _program_frames(e.display() if hasattr(e, "display") else str(e))
-        shown = _FEED_NAME.sub(f'File "{self.program.name}"', shown)
-        shown = _original_source(shown, self.program.name, self.program.text)
+        shown = program_traceback(e.display() if hasattr(e, "display") else str(e), self.program)
         if self.eof and kind == "Exception" and text == _EOF:
             shown = shown.rsplit("\n", 1)[0] + f"\nEOFError: {_EOF}"
         elif kind == "KeyError" and exc is not None and len(exc.args) == 1:
@@ -346,54 +343,3 @@ class _Run:
             self.ctx.stderr.write(f"{code}\n".encode("utf-8", "surrogateescape"))
             return 1
         return code & 0xFF
-
-
-def _original_source(traceback: str, name: str, text: str) -> str:
-    """The traceback's source lines as the program wrote them: Monty ran the rewritten text
-    (python_source.rewrite keeps every line where it was), whose lines name the prelude's
-    stand-ins (`sys = _sb_sys`). A frame whose lines were rewritten loses its carets, which
-    pointed into the rewritten text."""
-    rewritten = rewrite(text).split("\n")
-    if len(rewritten) == text.count("\n") + 1 and rewritten == text.split("\n"):
-        return traceback
-    original = text.split("\n")
-    head = f'  File "{name}", line '
-    out: list[str] = []
-    line_no = 0  # the program line the next source line of a frame shows (0: not in one)
-    changed = False
-    for line in traceback.split("\n"):
-        if line.startswith("  File "):
-            number = line[len(head) :].split(",", 1)[0] if line.startswith(head) else ""
-            line_no = int(number) if number.isdigit() else 0
-            changed = False
-        elif line.startswith("    ") and line_no:
-            if not line.strip(" ~^"):
-                if changed:
-                    continue  # carets under a line that is no longer shown as it ran
-            elif 0 < line_no <= len(original) and line_no <= len(rewritten):
-                if (
-                    original[line_no - 1] != rewritten[line_no - 1]
-                    and line.strip() == rewritten[line_no - 1].strip()
-                ):
-                    indent = line[: len(line) - len(line.lstrip())]
-                    line = indent + original[line_no - 1].strip()
-                    changed = True
-                line_no += 1
-        else:
-            line_no = 0
-        out.append(line)
-    return "\n".join(out)
-
-
-def _program_frames(traceback: str) -> str:
-    """Monty's traceback without the prelude's frames (feed 0: input(), sys.exit())."""
-    out: list[str] = []
-    skipping = False
-    for line in traceback.split("\n"):
-        if line.startswith("  File "):
-            skipping = line.startswith('  File "<python-input-0>"')
-        elif not line.startswith("    "):
-            skipping = False
-        if not skipping:
-            out.append(line)
-    return "\n".join(out)

@@ -18,7 +18,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from .python_prelude import WHEN_NAMED
+from .python_named import WHEN_NAMED
 from .python_stdlib import MODULES
 
 MAX_REWRITE_BYTES = 1 << 20
