@@ -187,6 +187,13 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
             "_sb_method(d, 'move_to_end', k); _sb_method(d, 'popitem', last=False)",
         ),
         ("datetime.fromtimestamp(t, tz)", "_sb_method(datetime, 'fromtimestamp', t, tz)"),
+        ("n.to_bytes(2, 'big')", "_sb_method(n, 'to_bytes', 2, 'big')"),
+        # encode/decode only when a latin-1 codec is written as a literal
+        (
+            "s.encode('Latin-1'); b.decode(encoding='l1')",
+            "_sb_method(s, 'encode', 'Latin-1'); _sb_method(b, 'decode', encoding='l1')",
+        ),
+        ("s.encode(); s.encode('utf-8'); s.encode(enc)", "s.encode(); s.encode('utf-8'); s.encode(enc)"),
         # subprocess's and json's exception attributes, in an except naming the class
         (
             "import subprocess\ntry: f()\nexcept subprocess.CalledProcessError as e: print(e.returncode, x.cmd)",

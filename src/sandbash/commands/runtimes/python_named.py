@@ -60,7 +60,64 @@ def _sb_method(owner, name, *args, **kwargs):
         return _sb_relative_to(owner, args[0])
     if type(owner).__name__ == 'type' and owner.__name__ in ('datetime', 'date') and name in _SB_CLOCK:
         return _sb_clock(owner, name, *args, **kwargs)
+    if name == 'to_bytes' and (type(owner) is int or type(owner) is bool):
+        return _sb_to_bytes(owner, *args, **kwargs)
+    if name == 'from_bytes' and owner is int:
+        return _sb_from_bytes(*args, **kwargs)
+    if name in ('encode', 'decode') and type(owner) is (str if name == 'encode' else bytes):
+        return _sb_latin1(owner, name, *args, **kwargs)
     return getattr(owner, name)(*args, **kwargs)
+
+
+def _sb_to_bytes(n, length=1, byteorder='big', *, signed=False):
+    if byteorder not in ('big', 'little'):
+        raise ValueError("byteorder must be either 'little' or 'big'")
+    if n < 0 and not signed:
+        raise OverflowError("can't convert negative int to unsigned")
+    span = 1 << (8 * length)
+    if (n >= span >> 1 or n < -(span >> 1)) if signed else n >= span:
+        raise OverflowError('int too big to convert')
+    data = bytes.fromhex(format(n % span, '0%dx' % (2 * length))) if length else b''
+    return data if byteorder == 'big' else data[::-1]
+
+
+def _sb_from_bytes(data, byteorder='big', *, signed=False):
+    if byteorder not in ('big', 'little'):
+        raise ValueError("byteorder must be either 'little' or 'big'")
+    if type(data) is str:
+        raise TypeError('cannot convert \'str\' object to bytes')
+    digits = ''.join('%02x' % b for b in data)
+    if byteorder == 'little':
+        digits = ''.join(digits[i - 2 : i] for i in range(len(digits), 0, -2))
+    value = int(digits, 16) if digits else 0
+    if signed and digits and int(digits[:2], 16) >= 128:
+        value -= 1 << (4 * len(digits))
+    return value
+
+
+def _sb_latin1(owner, name, encoding='utf-8', errors='strict'):
+    # str.encode / bytes.decode with the latin-1 codec (Monty has none); other codecs are Monty's
+    if encoding.lower().replace('_', '-') not in ('latin-1', 'latin1', 'iso-8859-1', 'iso8859-1', 'l1'):
+        return getattr(owner, name)(encoding, errors)
+    if name == 'decode':
+        return ''.join(chr(b) for b in owner)
+    out = []
+    at = 0
+    while at < len(owner):
+        code = ord(owner[at])
+        if code < 256:
+            out.append('%02x' % code)
+        elif errors == 'replace':
+            out.append('3f')
+        elif errors != 'ignore':
+            end = at
+            while end < len(owner) and ord(owner[end]) > 255:
+                end += 1
+            shown = ('\\u%04x' if code <= 0xFFFF else '\\U%08x') % code
+            where = f"character '{shown}' in position {at}" if end == at + 1 else f'characters in position {at}-{end - 1}'
+            raise UnicodeEncodeError(f"'latin-1' codec can't encode {where}: ordinal not in range(256)")
+        at += 1
+    return bytes.fromhex(''.join(out))
 
 
 def _sb_ordered(d, name, *args, **kwargs):

@@ -284,8 +284,13 @@ _MISSING_METHODS = frozenset(
         "fromtimestamp",
         "utcfromtimestamp",
         "today",
+        "to_bytes",
+        "from_bytes",
     }
 )
+# codec names of latin-1, which Monty lacks: `X.encode/decode(NAME)` with one of them written as
+# a literal goes through _sb_method too (any other encode/decode is left to Monty)
+_LATIN1 = frozenset({"latin-1", "latin1", "iso-8859-1", "iso8859-1", "l1", "latin_1", "iso_8859_1"})
 
 
 def _method_call_edits(
@@ -303,12 +308,20 @@ def _method_call_edits(
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("sub", "subn", *_MISSING_METHODS)
+            and node.func.attr in ("sub", "subn", "encode", "decode", *_MISSING_METHODS)
             and node.end_lineno is not None
             and node.end_col_offset is not None
         ):
             continue
-        function = "_sb_method" if node.func.attr in _MISSING_METHODS else "_sb_sub"
+        if node.func.attr in ("encode", "decode"):
+            codec = (
+                node.args[0]
+                if node.args
+                else next((k.value for k in node.keywords if k.arg == "encoding"), None)
+            )
+            if not (isinstance(codec, ast.Constant) and str(codec.value).lower() in _LATIN1):
+                continue
+        function = "_sb_sub" if node.func.attr in ("sub", "subn") else "_sb_method"
         if node.func.attr == "sub":
             # the replacement: re.sub(pattern, repl, ...) or pattern.sub(repl, ...)
             at = 1 if isinstance(node.func.value, ast.Name) and node.func.value.id == "re" else 0
@@ -607,6 +620,9 @@ def rewrite(text: str) -> str:
                 "string",
                 "__name__",
                 *_REPLACED,
+                "latin",
+                "8859",
+                "l1",
                 "Error",
                 "Expired",
                 *_MISSING_METHODS,
