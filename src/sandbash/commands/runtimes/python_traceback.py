@@ -12,6 +12,8 @@ from .common import Program
 from .python_source import rewrite
 
 _FEED_NAME = re.compile(r'File "<python-input-\d+>"')
+# the longest expression whose anchors are looked for (the host parses it)
+_MAX_SEGMENT = 4096
 
 
 def program_traceback(display: str, program: Program) -> str:
@@ -54,6 +56,8 @@ def _cpython_carets(traceback: str) -> str:
 def _anchors(segment: str) -> tuple[int, int] | None:
     """Where CPython 3.11 puts the `^` of a binary operation (its operator) or a subscript (its
     brackets) in `segment`, as character offsets; None for anything else."""
+    if len(segment) > _MAX_SEGMENT:
+        return None  # (not parsed on the host: drawn as a plain underline)
     try:
         tree = ast.parse(segment)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
