@@ -12,26 +12,24 @@ class ControlFlow(BaseException):
 
 
 class LoopControl(ControlFlow):
-    """`break` or `continue` on its way out to the loop it names (`levels` loops out)."""
+    """`break` or `continue` on its way out to the loop it names (`levels` loops out), with the
+    status of the commands it ends on its way (the builtin's own, 0, until an `until` loop's
+    condition it ends gives its body's: LoopFrame.tested)."""
 
     breaks = False
 
-    def __init__(self, levels: int) -> None:
+    def __init__(self, levels: int, status: int = 0) -> None:
         super().__init__(levels)
         self.levels = levels
+        self.status = status
 
 
 class BreakLoop(LoopControl):
-    breaks = True
-
-    def __init__(self, levels: int, status: int = 0) -> None:
-        super().__init__(levels)
-        self.status = status  # `break 0` leaves every loop with status 1
+    breaks = True  # (`break 0` leaves every loop with status 1)
 
 
 class ContinueLoop(LoopControl):
-    """(no status of its own: the loop goes on with its last command's; a stray one, past every
-    loop, ends a run with 1)"""
+    """(a stray one, past every loop, ends a run with 1)"""
 
 
 class ReturnFromFunction(ControlFlow):

@@ -305,8 +305,8 @@ class Evaluator:
                     try:
                         cond = run_cond()
                     except LoopControl as e:
-                        loop.caught(e)  # (a `break` in the condition leaves the body's status)
-                        if e.breaks:
+                        ends, status = loop.tested(e, until, status)
+                        if ends:
                             break
                         continue
                     finally:

@@ -127,8 +127,8 @@ def make(st, sh, ev, mode, rt, procs, finish, cmd_failed, cond_failed, errexit_c
                 try:
 {cond}
                 except LoopControl as e:
-                    loop.caught(e)
-                    if e.breaks:
+                    _end, _status = loop.tested(e, {until}, _status)
+                    if _end:
                         break
                     continue
                 finally:
@@ -317,6 +317,7 @@ def while_source(comp: Compiler, node: A.While) -> tuple[str, dict[str, object],
         again="\n".join(block("\n".join(again or ["pass"]), 5)),
         cond="\n".join(cond),
         stop="not _c" if node.until else "_c",
+        until=node.until,
         body="\n".join(body),
     )
     return source, w.namespace, w.cold if body is not None else ()

@@ -11,7 +11,7 @@ from ..expand.env import ExpansionError
 from ..limits import Budget, LimitExceeded, LimitKind
 from ..shvars.vars import EXPORT, TWO_GRAINS
 from ..syntax import ast as A
-from .control import BreakLoop, ExitShell, LoopControl
+from .control import ExitShell, LoopControl
 from .jobs import cleanup_dead_jobs
 from .variables import NOT_PLAIN, AssignError
 
@@ -171,11 +171,26 @@ class LoopFrame:
     def caught(self, e: LoopControl) -> int:
         """A `break` or `continue` reached this loop. One meant for an outer loop (`break 2`)
         goes on outwards, one level less; else the status this loop ends with (`break`, whose
-        `e.breaks` is set) or goes on with (`continue`: the last command's)."""
+        `e.breaks` is set) or goes on with (`continue`): the status of the body it ended, the
+        builtin's (bash's body_status, as the builtin's status is the last command's)."""
         if e.levels > 1:
             e.levels -= 1
             raise e
-        return e.status if isinstance(e, BreakLoop) else self.state.last_status
+        return e.status
+
+    def tested(self, e: LoopControl, until: bool, status: int) -> tuple[bool, int]:
+        """A `break` or `continue` in a `while` (`until`) loop's condition, whose body last ended
+        with `status`: whether the loop ends, and its status (bash's execute_while_or_until).
+        The condition's status is the builtin's: when that ends the loop, it ends with `status`
+        (one meant for an outer loop goes on outwards with it, one level less); else the body is
+        skipped with that status, and the `break` or `continue` is this loop's as from the body."""
+        if (e.status == 0) == until:
+            if e.levels > 1:
+                e.levels -= 1
+                e.status = status
+                raise e
+            return True, status
+        return e.breaks, self.caught(e)
 
 
 def give_back(held: tuple[int, Budget | None]) -> None:

@@ -64,7 +64,7 @@ def test_tick_allows_exactly_the_limit_and_checks_the_budget_each_time(limit: in
     [
         (BreakLoop(1), 5, 0),  # `break`: the loop ends with 0, whatever ran before
         (BreakLoop(1, 1), 5, 1),  # `break 0` and friends carry their own status
-        (ContinueLoop(1), 5, 5),  # `continue`: the loop goes on with the last command's status
+        (ContinueLoop(1), 5, 0),  # `continue`: the builtin's status, 0, whatever ran before (bash)
         (ContinueLoop(1), 0, 0),
     ],
 )
@@ -73,6 +73,34 @@ def test_caught_at_its_own_loop(exc: LoopControl, last_status: int, status: int)
     state.last_status = last_status
     assert loop.caught(exc) == status
     assert exc.levels == 1
+
+
+@pytest.mark.parametrize(
+    ("exc", "until", "ends", "status"),
+    [
+        # a `while` condition holds with the builtin's status 0: the body skipped with it
+        (BreakLoop(1), False, True, 0),
+        (ContinueLoop(1), False, False, 0),
+        # an `until` condition holds with 0: the loop ends with its body's last status (7)
+        (BreakLoop(1), True, True, 7),
+        (ContinueLoop(1), True, True, 7),
+        # `break 0` (status 1): the other way round
+        (BreakLoop(1, 1), False, True, 7),
+        (BreakLoop(1, 1), True, True, 1),
+    ],
+)
+def test_tested_in_a_condition(exc: LoopControl, until: bool, ends: bool, status: int) -> None:
+    loop, _, _ = frame()
+    assert loop.tested(exc, until, 7) == (ends, status)
+
+
+@pytest.mark.parametrize(("until", "status"), [(True, 7), (False, 0)])
+def test_tested_for_an_outer_loop_carries_the_status_out(until: bool, status: int) -> None:
+    loop, _, _ = frame()
+    exc = ContinueLoop(2)
+    with pytest.raises(ContinueLoop) as e:
+        loop.tested(exc, until, 7)
+    assert e.value is exc and exc.levels == 1 and exc.status == status
 
 
 @pytest.mark.parametrize("exc", [BreakLoop(2), BreakLoop(9, 1), ContinueLoop(2), ContinueLoop(4)])
