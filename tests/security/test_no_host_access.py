@@ -151,6 +151,7 @@ OWNERS_IMPORT = {
     "commands/grep/__init__.py",
     "commands/shellutils/__init__.py",
     "commands/textbasic/__init__.py",
+    "regex/__init__.py",  # (the engine, when a name of it is first read)
 }
 # the package's own modules loaded from their cached bytecode (pycache.py): it reads files under the
 # package's directories only, for module names of the package's own imports, and runs those bytes

@@ -183,8 +183,18 @@ DATE_PARTS = ("sandbash.commands.date.main", "sandbash.commands.date.parse")
             "1 b",
             ("hashlib", "random", "decimal", "heapq"),
         ),
-        # awk: datetime for its time functions, shlex for a command line run without a shell
-        ("awk '{ print NR\": \"$0 }' f | tail -1", "2: b", ("datetime", "shlex", "sandbash.commands.date")),
+        # awk: datetime for its time functions, shlex for a command line run without a shell; the
+        # regex engine with RE2 (~12 M instructions) for a pattern that is not plain text
+        (
+            "awk '{ print NR\": \"$0 }' f | tail -1",
+            "2: b",
+            ("datetime", "shlex", "sandbash.commands.date", "re2", "sandbash.regex.engine"),
+        ),
+        (
+            'awk -F, \'/b/ || $0 ~ "x" { n = gsub("b", "c"); split($0, p, "::"); print n, $0 }\' f',
+            "1 c",
+            ("re2", "sandbash.regex.engine", "sandbash.regex.posix"),
+        ),
         # unicodedata is for a text past ASCII (display widths)
         ("wc -L f; ls -C; head -c1 f | cat", "1 f\nf\na", ("unicodedata",)),
         ("base64 f | base64 -d", "a\nb", ("sandbash.commands.encode.od", "sandbash.commands.encode.xxd")),

@@ -64,8 +64,34 @@ expression #1, char 5: ``).
 
 from __future__ import annotations
 
-from .engine import RETAINED_MAX, Match, Regex, compile_regex
-from .errors import RegexError
-from .posix import sed_preprocess
+# What the process-wide caches of compiled patterns may hold in all (each pattern's RE2 max_mem or
+# fallback source, engine.py): a number their users size a cache by without loading the engine
+RETAINED_MAX = 256 << 20
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .engine import Match, Regex, compile_regex
+    from .errors import RegexError
+    from .posix import sed_preprocess
+else:
+    # the engine (with RE2's module, ~12 M instructions) loads when a name of it is first read: awk
+    # imports this package for its bracket scanner and RETAINED_MAX, and a program with no regex
+    # (or only literal ones) compiles none
+    _HOME = {
+        "Match": "engine",
+        "Regex": "engine",
+        "compile_regex": "engine",
+        "RegexError": "errors",
+        "sed_preprocess": "posix",
+    }
+
+    def __getattr__(name):
+        home = _HOME.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(__import__(f"{__name__}.{home}", fromlist=[name]), name)
+        globals()[name] = value
+        return value
+
 
 __all__ = ["RETAINED_MAX", "Match", "Regex", "RegexError", "compile_regex", "sed_preprocess"]

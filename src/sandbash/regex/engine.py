@@ -10,6 +10,7 @@ from re2 import _re2
 
 from ..limits import Budget, LimitExceeded, LimitKind
 from ..textcache import TextLRU
+from . import RETAINED_MAX
 from . import errors as E
 from .emit import NeedFallback, emit, esc, shift_groups
 from .errors import RegexError
@@ -110,9 +111,8 @@ def _re2_options(posix: bool, icase: bool, max_mem: int) -> Any:
 # RE2's max_mem bounds what one compiled pattern holds: its program, and the DFA states it
 # adds while matching (a pattern like a[ab]{20}x fills ~25 MB on one pass over hard text).
 # Patterns live in a process-wide cache, so most get RE2's usual 8 MB; only a pattern whose
-# program does not fit gets 64 MB. The cache is bounded by these sizes (RETAINED_MAX).
+# program does not fit gets 64 MB. The cache is bounded by these sizes (RETAINED_MAX, __init__.py).
 RE2_MEM = (8 << 20, 64 << 20)
-RETAINED_MAX = 256 << 20
 
 
 def _fallback_retained(src: str) -> int:

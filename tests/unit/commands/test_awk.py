@@ -352,6 +352,32 @@ STRINGS = [
     case("-v", "IGNORECASE=1", "/abc/", stdin="ABC\nx\n"),
 ]
 
+# patterns that are plain text are matched without the regex engine (awk/regex.py): every way a
+# program uses one (groups, separators, replacement, a dynamic pattern, an empty one, IGNORECASE)
+LITERAL_PATTERNS = [
+    case('{ print match($0, "ba", m), RSTART, RLENGTH, m[0], length(m) }', stdin="foo bar baz\nnone\n"),
+    case("{ print match($0, /zz/, m), RSTART, RLENGTH, length(m) }", stdin="zazz\nnone\n"),
+    case('{ n = split($0, a, "::", seps); print n, a[1], a[n], seps[1] }', stdin="a::b::c\nplain\n"),
+    case('{ print gensub("o", "[&]", "g"), gensub("o", "<\\\\0>", 2) }', stdin="foo boo\nx\n"),
+    case('{ n = gsub("ab", "X"); print n, $0 }', stdin="abcabab\nnone\n"),
+    case('{ sub("é", "e"); print }', stdin="café é\n"),
+    case('{ n = patsplit($0, p, "ab", s); print n, p[1], s[0], s[1] }', stdin="xabyabz\nq\n"),
+    case("-F", "ab", "{ print NF, $2 }", stdin="1ab2ab3\nnone\n"),
+    case('BEGIN { RS = "--" } { print NR ": " $0 }', stdin="a--b--c"),
+    case('{ r = "o b"; print ($0 ~ r), ($0 !~ r) }', stdin="foo bar\nfoobar\n"),
+    case("// { c++ } END { print c }", stdin="a\n\nb\n"),
+    case('{ n = gsub("", "-"); print n, $0 }', stdin="abc\n\n"),
+    case('{ n = split($0, a, ""); print n, a[1], a[n] }', stdin="xyz\n"),
+    case(
+        'BEGIN { IGNORECASE = 1 } /FOO/ { print "hit", $0 } { print match($0, "Bar") }',
+        stdin="foo bar\nBAR\n",
+    ),
+    case(
+        '/x/ { print "lit" } /x+y/ { print "re" } { print gensub(/(x)(y)/, "\\\\2\\\\1", "g") }',
+        stdin="xy xxy\nx\n",
+    ),
+]
+
 PRINTF = [
     case(
         'BEGIN { printf "%c%c%d%i%o%x%X%u%e%E%f%g%G%s%%\\n", 65, "hi", 42.9, -3, 8, 255, 255, 7, 12345.678, '
@@ -610,7 +636,9 @@ def _compare(args: list[str], stdin: str, files: dict[str, str], stderr: bool) -
 
 
 @needs_gawk
-@pytest.mark.parametrize("args,stdin,files", BASICS + EXPRESSIONS + CONTROL + FUNCTIONS + ARRAYS + STRINGS)
+@pytest.mark.parametrize(
+    "args,stdin,files", BASICS + EXPRESSIONS + CONTROL + FUNCTIONS + ARRAYS + STRINGS + LITERAL_PATTERNS
+)
 def test_language_matches_gawk(args: list[str], stdin: str, files: dict[str, str]) -> None:
     _compare(args, stdin, files, stderr=False)
 

@@ -3,7 +3,9 @@ shared layer (`sandbash.regex`, flavor "awk", leftmost-longest on RE2).
 
 It adds what awk's hot paths want: patterns without metacharacters skip
 the engine (`str.find` / `in`), which is what most `/foo/` patterns are,
-and spans come back as plain tuples.
+and spans come back as plain tuples. Such a pattern compiles nothing: the
+shared engine (with RE2, ~12 M instructions to load) is imported by the
+first pattern that needs it.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from collections.abc import Iterator
 
 from ...limits import Budget
 from ...regex import RETAINED_MAX
-from ...regex import RegexError as _SharedError
-from ...regex import compile_regex as _shared_compile
 from ...regex.brackets import bracket_end
 from ...textcache import TextLRU
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ...regex import Regex as _Shared
 
 Span = tuple[int, int]
 
@@ -154,15 +158,22 @@ class Regex:
         self.icase = icase
         self.literal: str | None = None
         self.needle = ""
+        self._rx: _Shared | None = None  # (None: a literal, matched without the engine)
+        self.groups = 0
         if not icase and not (_SPECIAL & set(source)):
             self.literal = source
+            if source:  # (the empty pattern's finditer is the engine's: empty matches)
+                return
         elif not icase:
             self.needle = required_text(source)
+        from ...regex import RegexError as SharedError
+        from ...regex import compile_regex as shared_compile
+
         try:
-            self._rx = _shared_compile(source, "awk", icase)
-        except _SharedError as e:
+            self._rx = shared_compile(source, "awk", icase)
+        except SharedError as e:
             raise RegexError(e.message) from None
-        self.groups: int = self._rx.groups
+        self.groups = self._rx.groups
 
     def test(self, s: str) -> bool:
         lit = self.literal
@@ -170,7 +181,9 @@ class Regex:
             return lit in s
         if self.needle and self.needle not in s:
             return False
-        return self._rx.search(s) is not None
+        rx = self._rx  # (only plain text has none)
+        assert rx is not None
+        return rx.search(s) is not None
 
     def search(self, s: str, pos: int = 0) -> Span | None:
         """The leftmost-longest match at or after `pos`."""
@@ -180,11 +193,16 @@ class Regex:
             return None if k < 0 else (k, k + len(lit))
         if self.needle and self.needle not in s:
             return None
-        m = self._rx.search(s, pos)
+        rx = self._rx
+        assert rx is not None
+        m = rx.search(s, pos)
         return None if m is None else m.span()
 
     def search_groups(self, s: str, pos: int = 0) -> list[Span] | None:
         """Spans of the whole match and each group ((-1, -1) when unset)."""
+        if self._rx is None:  # (plain text: the one span, no groups)
+            span = self.search(s, pos)
+            return None if span is None else [span]
         if self.needle and self.needle not in s:
             return None
         m = self._rx.search(s, pos)
@@ -202,11 +220,17 @@ class Regex:
             return
         if self.needle and self.needle not in s:
             return
-        for m in self._rx.finditer(s):
+        rx = self._rx
+        assert rx is not None
+        for m in rx.finditer(s):
             yield m.span()
 
     def finditer_groups(self, s: str) -> Iterator[list[Span]]:
         """Like finditer, with the spans of the groups too."""
+        if self._rx is None:
+            for span in self.finditer(s):
+                yield [span]
+            return
         if self.needle and self.needle not in s:
             return
         for m in self._rx.finditer(s):
@@ -215,12 +239,13 @@ class Regex:
     @property
     def retained(self) -> int:
         """Bytes the compiled pattern may hold."""
-        return self._rx.retained
+        return 0 if self._rx is None else self._rx.retained
 
     def bound(self, budget: Budget | None) -> Regex:
         """This pattern limited by a run's budget. Only the backtracking
         fallback engine needs it (RE2 runs in linear time); a copy then."""
-        if budget is None or self._rx.engine == "re2":
+        rx = self._rx
+        if budget is None or rx is None or rx.engine == "re2":
             return self
         copy = Regex.__new__(Regex)
         copy.source, copy.literal, copy.needle, copy.icase, copy.groups = (
@@ -230,7 +255,7 @@ class Regex:
             self.icase,
             self.groups,
         )
-        copy._rx = self._rx.with_budget(budget)
+        copy._rx = rx.with_budget(budget)
         return copy
 
 
