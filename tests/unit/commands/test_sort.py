@@ -123,6 +123,19 @@ def test_numeric_keys(args: list[str]) -> None:
     compare(["sort", *args], NUMBERS.replace(b":", sep.encode()[:1] or b":"))
 
 
+# -t fields (a split with a count): separators special to a pattern or to a class, blanks, a letter; lines with fewer fields than the key, empty fields, equal keys under -u/-s
+FIELD_SEPS = [":", "]", "\\", "^", "-", ".", " ", "\t", "*", "a", "["]
+FIELD_ARGS = [["-k2,2"], ["-k3,3", "-u"], ["-k2,2r", "-k1,1"], ["-k3,3", "-s"], ["-k1,1", "-k2,2n"]]
+
+
+@pytest.mark.parametrize("sep", FIELD_SEPS)
+@pytest.mark.parametrize("args", FIELD_ARGS, ids=" ".join)
+def test_field_keys(sep: str, args: list[str]) -> None:
+    rows = ["b:2:x", "a:10:y", "c", "a::y", "b:2", ":1:z", "d:2:x:q", "", "a:10:w", "b:2:x"]
+    data = "".join(row.replace(":", sep) + "\n" for row in rows).encode()
+    compare(["sort", "-t", sep, *args], data)
+
+
 @pytest.mark.parametrize("args", [["-V"], ["-Vr"], ["-V", "-u"]])
 def test_version(args: list[str]) -> None:
     compare(["sort", *args], VERSIONS)

@@ -13,6 +13,7 @@ import errno
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import chain
 from operator import itemgetter
 
 from ...limits import LimitExceeded, MemoryHold
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 Annotate = Callable[[bytes], bytes]  # --debug: an output line to its marked text
+Bulk = Callable[[list[bytes]], Iterable["Any"]]  # a list of lines to their key values, in order
 
 # inputs larger than this are sorted in runs spilled to the temporary directory
 RUN_BYTES = 16 << 20
@@ -191,16 +193,22 @@ class Sorter:
         self.last_resort = not (stable or unique)
         self.plain = not keys
         extractors: list[Callable[[bytes], Any]] = []
+        bulks: list[Bulk] = []
         for k in keys:
-            extractors.append(self._extractor(k, salt, collating))
+            one, bulk = self._extractor(k, salt, collating)
+            extractors.append(one)
+            bulks.append(bulk)
         self.extractors = extractors
+        self.bulks = bulks
         self.annotate: Annotate | None = None  # --debug's marking of each output line
 
-    def _extractor(self, key: Key, salt: bytes, collating: bool) -> Callable[[bytes], Any]:
+    def _extractor(self, key: Key, salt: bytes, collating: bool) -> tuple[Callable[[bytes], Any], Bulk]:
+        """The key's value of one line, and of a list of lines at once (map()s over C-level
+        steps where the key's shape allows: no Python frame per line)."""
         tab = self.tab
         fused = numeric_extractor(key, tab)
         if fused is not None:
-            return fused
+            return fused, lambda part: map(fused, part)
         value = make_value(key, salt, collating)
         whole = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skipsblanks
         simple_field = (
@@ -210,32 +218,43 @@ class Sorter:
             and not key.skipsblanks
             and key.eword == key.sword
         )
-        blank_rx = blank_key_rx(key) if tab is None and not whole else None
+        rx = blank_key_rx(key) if tab is None and not whole else None
+        spans: Bulk
         if whole:
             span: Callable[[bytes], bytes] = _identity
-        elif blank_rx is not None:
-            match = blank_rx.match
-
-            def span(line: bytes) -> bytes:
-                m = match(line)  # every part of the pattern may be empty: it always matches
-                return m.group(1) if m is not None else b""
+            spans = _identity  # type: ignore[assignment]
         elif simple_field:
             n = key.sword
             sep = bytes([tab]) if tab is not None else b""
 
-            def span(line: bytes) -> bytes:
+            def span(line: bytes) -> bytes:  # (a split with a count is cheaper than a pattern)
                 parts = line.split(sep, n + 1)
                 return parts[n] if len(parts) > n else b""
+
+            def spans(part: list[bytes]) -> Iterable[Any]:
+                return map(span, part)
+        elif rx is not None:
+            match = rx.match  # (every part of the pattern may be empty: it always matches)
+            group1 = itemgetter(1)
+
+            def span(line: bytes) -> bytes:
+                return match(line)[1]  # type: ignore[index]
+
+            def spans(part: list[bytes]) -> Iterable[Any]:
+                return map(group1, map(match, part))  # type: ignore[arg-type]
         else:
 
             def span(line: bytes) -> bytes:
                 return key_span(line, key, tab)
 
+            def spans(part: list[bytes]) -> Iterable[Any]:
+                return map(span, part)
+
         if value is None:
-            return span
+            return span, spans
         if span is _identity:
-            return value  # type: ignore[no-any-return]
-        return lambda line: value(span(line))
+            return value, lambda part: map(value, part)
+        return lambda line: value(span(line)), lambda part: map(value, spans(part))
 
     # -- in memory
 
@@ -256,29 +275,25 @@ class Sorter:
         ext = self.extractors
         n = len(ext)
         records: list[tuple[Any, ...]] = []
+        bulks = self.bulks
         # keys are computed in slices so that the deadline is seen between them
         for start in range(0, len(lines), _KEY_SLICE):
             part = lines[start : start + _KEY_SLICE]
             if n == 1:
-                f = ext[0]
-                records.extend([(f(line), line) for line in part])
+                records.extend(zip(bulks[0](part), part, strict=True))
             else:
-                records.extend([tuple([f(line) for f in ext] + [line]) for line in part])
+                records.extend(zip(*[b(part) for b in bulks], part, strict=True))
             ctx.checkpoint(len(part) * n + 1)
         if self.last_resort:
             records.sort(key=itemgetter(n), reverse=self.reverse)
         for i in range(n - 1, -1, -1):
             records.sort(key=itemgetter(i), reverse=self.keys[i].reverse)
         if self.unique:
-            out: list[bytes] = []
-            prev: tuple[Any, ...] | None = None
-            for rec in records:
-                k = rec[:n]
-                if prev is None or k != prev:
-                    out.append(rec[n])
-                    prev = k
-            return out
-        return [rec[n] for rec in records]
+            # the first record of each run of equal keys: each key beside the one before it
+            keys = list(map(itemgetter(*range(n)) if n > 1 else itemgetter(0), records))
+            before = chain((_NO_KEY,), keys)
+            return [rec[n] for rec, k, b in zip(records, keys, before, strict=False) if k != b]
+        return list(map(itemgetter(n), records))
 
     # -- merging and checking: one key with Reversed wrappers
 
@@ -309,6 +324,9 @@ class Sorter:
             return _identity
         ext = self.extractors
         return lambda line: tuple(f(line) for f in ext)
+
+
+_NO_KEY = object()  # unequal to every key
 
 
 def _identity(line: bytes) -> bytes:
