@@ -20,8 +20,8 @@ KEYWORD_USAGE = {
     "if": "if COMMANDS; then COMMANDS; [ elif COMMANDS; then COMMANDS; ]... [ else COMMANDS; ] fi",
     "select": "select NAME [in WORDS ... ;] do COMMANDS; done",
     "time": "time [-p] pipeline",
-    "until": "until COMMANDS; do COMMANDS; done",
-    "while": "while COMMANDS; do COMMANDS; done",
+    "until": "until COMMANDS; do COMMANDS-2; done",
+    "while": "while COMMANDS; do COMMANDS-2; done",
     "[[ ... ]]": "[[ expression ]]",
     "(( ... ))": "(( expression ))",
     "{ ... }": "{ COMMANDS ; }",
@@ -145,35 +145,54 @@ COMMAND_USAGE = {
 HEADER = """sandbash: GNU bash 5.2 semantics in a sandbox.
 These shell commands are defined internally.  Type `help' to see this list.
 Type `help name' to find out more about the function `name'.
+Use `info bash' to find out more about the shell in general.
+Use `man -k' or `info' to find out more about commands not in this list.
+
+A star (*) next to a name means that the command is disabled.
+
 """
 
 
-def help_text(args: list[str]) -> tuple[str, int]:
-    """`help` for builtins only: (text, status); the builtin `help` adds the commands (run_help)."""
-    from . import BUILTINS
-
-    names = [a for a in args if not a.startswith("-")]
-    if not names:
-        lines = [HEADER]
-        for name in sorted(BUILTINS):
-            lines.append(USAGE.get(name, name))
-        return "\n".join(lines) + "\n", 0
-    out: list[str] = []
-    for n in names:
-        if n not in USAGE:
-            return f"bash: help: {_no_topic(n)}\n", 1
-        out.append(f"{n}: {USAGE[n]}")
-    return "\n".join(out) + "\n", 0
+def listing(entries: list[tuple[str, bool]], columns: int, utf8: bool) -> str:
+    """bash's `help` with no name: every synopsis in two columns, down the first then the second,
+    each column half of COLUMNS wide, a long synopsis cut with `>`, a disabled builtin marked `*`."""
+    width = min(columns // 2, 128)  # bash's blurb buffer is 128 bytes
+    width = width if width > 3 else 40
+    height = (len(entries) + 1) // 2
+    lines: list[str] = []
+    for i in range(height):
+        left = _cell(entries[i], width, 0, utf8)
+        if 2 * i >= len(entries) or i + height >= len(entries):
+            lines.append(left)
+            continue
+        lines.append(left.ljust(width) + _cell(entries[i + height], width, 1, utf8))
+    return "".join(line + "\n" for line in lines)
 
 
-def _topics(sh: Shell) -> dict[str, str]:
-    """Every help topic (enabled builtins and the reserved words) with its synopsis, sorted as bash lists them."""
+def _cell(entry: tuple[str, bool], width: int, second: int, utf8: bool) -> str:
+    """One column's text: the mark, then the synopsis, cut with `>` when it comes near the column's
+    edge (the second column one character earlier). bash cuts in two ways: by bytes in the C
+    locale (a synopsis of exactly the kept length gets its `>` too), by characters in a multibyte
+    one (the `>` replaces the last character that fits)."""
+    synopsis, enabled = entry
+    mark = " " if enabled else "*"
+    if utf8:
+        if len(synopsis) < width - 3:
+            return mark + synopsis
+        return mark + synopsis[: min(len(synopsis), width - 2) - 1 - second] + ">"
+    keep = width - 3 - second
+    return mark + (synopsis[:keep] + ">" if len(synopsis) >= keep else synopsis)
+
+
+def _topics(sh: Shell, disabled: bool = False) -> dict[str, str]:
+    """Every help topic (enabled builtins, the disabled ones too when DISABLED, and the reserved
+    words) with its synopsis, sorted as bash lists them."""
     from . import BUILTINS
 
     found = {
         n: USAGE.get(n, n)
         for n in BUILTINS
-        if n not in sh.state.disabled_builtins and sh.ex.command_visible(n)
+        if (disabled or n not in sh.state.disabled_builtins) and sh.ex.command_visible(n)
     }
     found.update(KEYWORD_USAGE)
     return dict(sorted(found.items()))
@@ -239,8 +258,12 @@ def run_help(sh: Shell, argv: list[str]) -> int:
     form = next((c for c in "dms" if opts.has(c)), "")  # bash: -d before -m before -s
     names = opts.args
     if not names:
-        text, _ = help_text([])
-        sh.out(text)
+        from ..interp.loops import c_atoi
+
+        topics = _topics(sh, disabled=True)
+        entries = [(text, name not in sh.state.disabled_builtins) for name, text in topics.items()]
+        columns = c_atoi(sh.get_str("COLUMNS") or "")
+        sh.out(HEADER + listing(entries, columns if columns > 0 else 80, not sh.locale_bytes()))
         commands = _commands(sh)
         sh.out("\nCommands (in /usr/bin): `help COMMAND' or `COMMAND --help' shows a command's options.\n")
         sh.out("\n".join(_wrap(commands)) + "\n")

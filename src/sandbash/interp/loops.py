@@ -296,7 +296,7 @@ def _menu(items: list[str], columns: str | None) -> str:
     """bash's print_select_list: the words in columns, numbered down each column, $COLUMNS wide
     (80 when unset or not a positive number); a menu that fits one row is shown one per line."""
     n = len(items)
-    total = _c_atoi(columns or "")
+    total = c_atoi(columns or "")
     total = total if total > 0 else 80
     indices_len = len(str(n))
     max_len = max(_displen(item) for item in items) + indices_len + 4  # ") " and 2 spaces
@@ -331,7 +331,7 @@ def _menu(items: list[str], columns: str | None) -> str:
     return "".join(out)
 
 
-def _c_atoi(text: str) -> int:
+def c_atoi(text: str) -> int:
     """C's atoi: leading blanks, a sign, the digits that follow; 0 when there are none."""
     t = text.lstrip(" \t\n\v\f\r")
     sign = -1 if t[:1] == "-" else 1
