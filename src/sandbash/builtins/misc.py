@@ -82,10 +82,15 @@ TRAP_USAGE = "trap: usage: trap [-lp] [[arg] signal_spec ...]\n"
 
 def _in_force(sh: Shell, sig: str, handler: str) -> bool:
     """Whether a listing shows the trap: inside a function, a DEBUG or RETURN trap it does not
-    inherit (no functrace, not set there nor by traced callers) is unset for it, as in bash; an
+    inherit (no functrace, not set there nor by traced callers) is unset for it, as in bash, and
+    so is an ERR trap it neither set nor inherited (calls._err_trap_after); an
     ignored one ('') stays."""
     st = sh.state
-    if sig not in ("DEBUG", "RETURN") or not handler or not st.frames or st.opts["functrace"]:
+    if not handler or not st.frames:
+        return True
+    if sig == "ERR":
+        return st.frames[-1] is st.err_trap_frame
+    if sig not in ("DEBUG", "RETURN") or st.opts["functrace"]:
         return True
     return st.trap_reaches(st.debug_trap_depth if sig == "DEBUG" else st.return_trap_depth)
 

@@ -123,9 +123,16 @@ def call_function(
     skipped = 0
     traps = st.traps
     err_before = err_frame = None  # (the ERR trap as the call starts: _err_trap_after)
+    err_inherited = False
     if traps:
         err_before = traps.get("ERR")
         err_frame = st.err_trap_frame
+        if err_before is not None:
+            if len(frames) > 1 and frames[-2] is not err_frame:
+                err_before = None  # (the caller does not see it: bash has it unset there)
+            elif st.opts["errtrace"]:  # (as the call starts: a `set -E` in the body comes too late)
+                st.err_trap_frame = frame
+                err_inherited = True
     try:
         try:
             if traps and "DEBUG" in traps:
@@ -159,7 +166,7 @@ def call_function(
         if st.traps or err_before is not None:
             if st.traps and not skipped:  # (a skipped body runs no RETURN trap: bash)
                 _return_trap(ev, None if returned else fdef.body)
-            _err_trap_after(ev, err_before, err_frame, status)
+            _err_trap_after(ev, err_before, err_frame, status, err_inherited)
     finally:
         st.loop_depth = saved_loop
         done = scopes.pop()
@@ -277,12 +284,17 @@ def _body_code(
     return found
 
 
-def _err_trap_after(ev: Evaluator, before: str | None, frame: object, status: int) -> None:
-    """A function's end and the ERR trap, as bash's execute_function: without errtrace the caller's
-    trap is put back when the body removed it (uw_maybe_set_error_trap: only if none is set), and
-    a trap the body set runs for later failures, not for the call's own (err_trap_new)."""
+def _err_trap_after(ev: Evaluator, before: str | None, frame: object, status: int, inherited: bool) -> None:
+    """A function's end and the ERR trap, as bash's execute_function. A function sees the caller's
+    trap only when errtrace was on as it was called (`inherited`; ShellState.err_trap_frame is
+    then its frame); one it set, or inherited, is the caller's from now on. Without errtrace the
+    caller's trap is put back when the body removed it (uw_maybe_set_error_trap: only if none is
+    set), and a trap the body set runs for later failures, not for the call's own (err_trap_new)."""
     st = ev.state
-    if before is not None and "ERR" not in st.traps and not st.opts["errtrace"]:
+    frames = st.frames
+    if st.err_trap_frame is frames[-1]:
+        st.err_trap_frame = frames[-2] if len(frames) > 1 else None
+    if before is not None and "ERR" not in st.traps and not inherited:
         st.traps["ERR"] = before
         st.err_trap_frame = frame
     ev.err_trap_new(before, status)

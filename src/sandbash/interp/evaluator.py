@@ -150,15 +150,19 @@ class Evaluator:
         st = self.state
         if status == 0 or st.errexit_ignored:
             return
-        stage = self.sh.pipe_stage
-        if stage is not None and stage == (len(st.frames), self.sh.eval_depth, len(st.sources)):
-            return
+        sh = self.sh
+        stage = sh.pipe_stage
+        inverted = sh.inverted
+        if stage is not None or inverted is not None:
+            here = (len(st.frames), sh.eval_depth, len(st.sources))
+            if here in (stage, inverted):
+                return
         handler = st.traps.get("ERR")
-        # functions do not inherit the ERR trap (unless errtrace), but the call that set it runs it
+        # a function sees the ERR trap it set, or inherited (errtrace as it was called: calls.py)
         if (
             handler
             and st.in_trap != "ERR"
-            and (not st.frames or st.frames[-1] is st.err_trap_frame or st.opts["errtrace"])
+            and (not st.frames or st.frames[-1] is st.err_trap_frame)
             and st.err_quiet != self.sh.rt.budget.commands
         ):
             self.sh.run_trap_text(handler, "ERR")
@@ -723,7 +727,8 @@ class Evaluator:
         undo = self.rd.apply_redirects(node.redirs, forked=forked)
         if undo is None:
             st.last_status = self.rd.failure
-            self.errexit_check(st.last_status)
+            if node is not self.sh.negated:
+                self.errexit_check(st.last_status)
             return st.last_status
         # background jobs inside keep this input instead of /dev/null (bash's stdin_redir)
         stdin = any(r.op in _STDIN_OPS and r.fd in (None, 0) and r.fd_var is None for r in node.redirs)

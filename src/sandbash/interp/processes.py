@@ -491,8 +491,22 @@ class Processes:
         if (timed or node.negate) and len(cmds) == 1 and _forks_subshell(cmds[0]):
             self.sh.pending_lone = self._lone(node)
             timed = False  # (its subshell times its body: run_subshell_body)
-        if node.negate:
+        # bash's `!`: under set -e its command becomes a tested one (CMD_IGNORE_RETURN: no ERR
+        # trap, no exit for any command in it); without, only the negated command's own status
+        # is spared (a group's, a loop's or a function's commands still run the ERR trap)
+        tested = node.negate and st.opts["errexit"]
+        own = node.negate and not tested and len(cmds) == 1
+        if tested:
             st.errexit_ignored += 1
+        elif own:
+            sh = self.sh
+            inverted, negated = sh.inverted, sh.negated
+            sh.negated = cmds[0]  # (a redirection of it that fails: its own status too)
+            sh.inverted = (
+                (len(st.frames), sh.eval_depth, len(st.sources))
+                if type(_unredirected(cmds[0])) in _OWN_STATUS
+                else None
+            )
         try:
             if not cmds:
                 status = 0
@@ -509,8 +523,10 @@ class Processes:
                 self._report_time(time.monotonic() - t0, node.time_posix)
             raise
         finally:
-            if node.negate:
+            if tested:
                 st.errexit_ignored -= 1
+            elif own:
+                self.sh.inverted, self.sh.negated = inverted, negated
             self.sh.pending_lone = None
         if timed:
             self._report_time(time.monotonic() - t0, node.time_posix)
@@ -541,14 +557,10 @@ class Processes:
         its own, so the ERR trap runs for it here (before the pipeline's own) and set -e ends the
         shell there; in a tested context (if, ||, &&) neither, under `!` only the trap."""
         st = self.state
-        if st.errexit_ignored - negate:
+        if st.errexit_ignored - (negate and st.opts["errexit"]):  # (not the `!`'s own: see exec_pipeline)
             return
         handler = st.traps.get("ERR")
-        if (
-            handler
-            and st.in_trap != "ERR"
-            and (not st.frames or st.frames[-1] is st.err_trap_frame or st.opts["errtrace"])
-        ):
+        if handler and st.in_trap != "ERR" and (not st.frames or st.frames[-1] is st.err_trap_frame):
             st.last_status = status
             self.sh.run_trap_text(handler, "ERR")
             st.last_status = status
@@ -981,6 +993,15 @@ def _reads_text(body: object) -> bool:
         if word.text not in ("builtin", "command"):
             return word.text in ("eval", "source", ".")
     return False
+
+
+# commands whose own status bash tests after them (a simple command, `[[ ]]`, `(( ))`, `( )`);
+# a group's, a loop's or an `if`'s is its last command's, tested there
+_OWN_STATUS = (A.SimpleCommand, A.CondCmd, A.ArithCmd, A.Subshell)
+
+
+def _unredirected(cmd: A.Command) -> A.Command:
+    return cmd.body if type(cmd) is A.Redirected else cmd
 
 
 def _stage_status(child: Shell, cmd: A.Command) -> int:

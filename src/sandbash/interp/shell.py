@@ -194,6 +194,9 @@ class Shell:
         # where its own status runs neither the ERR trap nor set -e (bash tests them only for a
         # command with no pipe: the pipeline's status does); None elsewhere
         self.pipe_stage: tuple[int, int, int] | None = None
+        # the same for the command of a `!` pipeline run without set -e (exec_pipeline)
+        self.inverted: tuple[int, int, int] | None = None
+        self.negated: object = None  # and that command itself
         # (_arith, the arithmetic evaluator, is made on first use: _new_arith)
         # the API's `args`: appended, unexpanded, to the first command run (pending_args; a shell
         # made over an existing state, a twin, leaves the state's RunMode as it is)
