@@ -124,7 +124,8 @@ OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has go
 # lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script
 # text), arithmetic (arithgen.py), a hot `(( ))` command around arithgen's statements (arithcmd.py),
 # a hot `for ((;;))` loop's steps around them (arithfor.py), hot `while`/`until` loops and loop
-# bodies (loopgen.py) and hot function bodies (funcgen.py), all from parsed trees with every script-derived value a
+# bodies (loopgen.py), hot function bodies (funcgen.py) and a slice of names (slicefn.py: fixed
+# text by which operand is a name), all from parsed trees with every script-derived value a
 # namespace constant, never text in the source; textcache.py's function_of is the one place those
 # and steps.py have their text run (once per process)
 OWNERS_CODEGEN = (
@@ -136,6 +137,7 @@ OWNERS_CODEGEN = (
     "interp/arithfor.py",
     "interp/funcgen.py",
     "interp/loopgen.py",
+    "interp/slicefn.py",
     "interp/steps.py",
     "textcache.py",
 )

@@ -138,7 +138,38 @@ def _slice_plan(ex: Expander, p: A.Param, op: A.ParamOp) -> Plan:
     # as the general way makes it (paramops.slice_text), declined only before anything is
     # evaluated, so an expression with an effect (`${s:i++:1}`) never runs twice
     slice_of = ex._slice_text_fn(p, op)  # (paramops, bound by the first use: words._PARAMOPS)
-    return lambda ex, v: slice_of(ex, v) if v.isascii() else None
+    sliced = _names_slice(ex, op)
+    if sliced is None:
+        return lambda ex, v: slice_of(ex, v) if v.isascii() else None
+
+    def names_plan(ex: Expander, v: str) -> str | None:
+        # (each name read first as a plain number, in one frame: the environment's slice_fn)
+        if not v.isascii():
+            return None
+        r = sliced(v)  # type: ignore[misc]
+        return slice_of(ex, v) if r is None else r
+
+    return names_plan
+
+
+def _names_slice(ex: Expander, op: A.ParamOp) -> Callable[[str], str | None] | None:
+    """The environment's slice_fn (the shell's: interp/slicefn.py) for an offset and length that
+    are each a plain decimal number or a lone name, one a name at least; None for anything else."""
+    operands: list[str | int | None] = []
+    for word in (op.arg, op.arg2):
+        number = _number(word)
+        if number is None and word is not None and len(word.parts) == 1 and type(word.parts[0]) is A.Lit:
+            text = word.parts[0].text
+            if text.isidentifier() and text.isascii():
+                operands.append(text)
+                continue
+        if number is None and word is not None:
+            return None
+        operands.append(number)
+    make = getattr(ex.env, "slice_fn", None)
+    if make is None or not any(type(x) is str for x in operands):
+        return None
+    return make(operands[0], operands[1])  # type: ignore[no-any-return]
 
 
 def remember(ex: Expander, p: A.Param) -> Plan | int | None:

@@ -1061,6 +1061,17 @@ class Shell:
 
         return name_arith
 
+    def slice_fn(
+        self, offset: str | int | None, length: str | int | None
+    ) -> Callable[[str], str | None] | None:
+        """`${s:OFFSET:LENGTH}` of plain decimal numbers and lone names read in one frame
+        (interp/slicefn.py: None from it, the general slice), or None: a special name."""
+        if offset is None or any(type(x) is str and x in NOT_PLAIN for x in (offset, length)):
+            return None
+        from .slicefn import slice_fn
+
+        return slice_fn(self.state, offset, length)
+
     def arith_assign_fn(self, text: str, name: str) -> ArithAssign:
         """`name=$(( text ))` bound (Compiler.scalar: `name` not special, `text` with nothing to
         expand): its ArithAssign, whose `cold()` gives the value for the assignment to store
