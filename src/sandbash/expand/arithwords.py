@@ -14,6 +14,7 @@ from ..syntax.lexer import ARITH_EXPANDS
 from ..textcache import TextCache
 from .arith import ArithError, Template, template_of
 from .env import ArithAssignError, ExpansionError
+from .fastparam import positional_index
 from .segments import CHARGE_FROM
 
 TYPE_CHECKING = False
@@ -208,6 +209,25 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
             return arith_eval(charged(before + v + after))  # (see template_eval)
 
         part = parts[i]
+        index = positional_index(part) if type(part) is A.Param else 0
+        if index:
+            positional = ex.env.positional
+
+            def positional_slot() -> int:
+                # `$(( $1 % 3 ))`: the positional parameter read in place when it is a plain
+                # decimal number (slot_of's first case); anything else, one_slot's way
+                pos = positional()
+                if index <= len(pos):
+                    v = pos[index - 1]
+                    if len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1):
+                        try:
+                            return slots(compiled_tpl, (int(v),))
+                        except ArithError as e:
+                            _name_numbers(e, {name: v})
+                            raise
+                return one_slot()
+
+            return positional_slot
         number = ex._count_number_fn(part) if type(part) is A.Param and not quote else None  # type: ignore[arg-type]
         if number is not None:
 

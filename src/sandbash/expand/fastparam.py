@@ -32,9 +32,10 @@ _TRIM, _CASE, _REPL, _SLICE = OpKind.TRIM, OpKind.CASE, OpKind.REPL, OpKind.SLIC
 def plan_for(ex: Expander, p: A.Param) -> Plan | int | None:
     """The plan of `p`, a positional parameter's index (`$1`, `${2}`), or None when its shape
     has none (the general path every time)."""
+    index = positional_index(p)
+    if index:
+        return index
     name = p.name
-    if name.isdigit() and name.isascii() and int(name) and p.op is None and not p.prefix and p.sub is None:
-        return int(name)
     if p.sub is not None or p.names_suffix or not name or not (name[0].isalpha() or name[0] == "_"):
         return None  # elements, ${!prefix*}, positional and special parameters
     op = p.op
@@ -115,6 +116,14 @@ def _replace_plan(op: A.ParamOp) -> Plan:
         return fn(v)
 
     return replace
+
+
+def positional_index(p: A.Param) -> int:
+    """The index of `$1`, `${2}`, `${10}` (a positional parameter as it is), else 0."""
+    name = p.name
+    if name.isdigit() and name.isascii() and p.op is None and not p.prefix and p.sub is None:
+        return int(name)
+    return 0
 
 
 def _number(word: A.Word | None) -> int | None:
