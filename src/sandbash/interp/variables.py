@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from ..expand.arith import ArithError
-from ..expand.arithops import wrap
+from ..expand.arithops import INTS, wrap
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..shvars.arrays import (
@@ -1388,7 +1388,12 @@ class Variables:
             literal = arith.parts[0].text
         elif parsed is not None and arith is None:
             literal = sub  # (`a[i]`, `a[i+1]`: nothing to expand, the text as written is read)
-        # (a literal that is no plain number: arith_eval bound, a lone name's value read directly)
+        # a literal that is a lone name (`a[k]=x`): its value read here as `$k`'s is below (a plain
+        # number, or one arithmetic stored), anything else evaluated as the text (eval_index)
+        named: str | None = None
+        if literal is not None and arith is None and is_name(literal) and literal not in NOT_PLAIN:
+            named, literal = literal, None
+        # (a literal that is no plain number: arith_eval bound)
         index_fn = sh.arith_fn(literal) if literal is not None and not plain_index(literal) else None
         # a subscript that is one parameter: `a[${#a[@]}]` (the count of this array, which the
         # parameter's lookup would find: a name found here is no reference, not dynamic) and
@@ -1402,6 +1407,8 @@ class Variables:
                 counted = True
             elif plain and not p.prefix and p.sub is None and is_name(p.name) and p.name not in NOT_PLAIN:
                 ref = p.name
+        ref = named or ref
+        ints = INTS
         bad = f"{name}[{sub}]: bad array subscript"
 
         def set_element(value: str) -> bool:
@@ -1458,9 +1465,14 @@ class Variables:
                 else:
                     index = -1
                     if ref is not None:
-                        found = vars_.find(ref)
-                        if found is not None and not found.attrs & NAMEREF:
-                            v = found.value
+                        found = scopes[-1].get(ref)
+                        if found is None and len(scopes) > 1:  # (VarStore.find, the innermost first)
+                            found = vars_.find(ref)
+                        if found is None or found.attrs & NAMEREF:
+                            pass
+                        elif (n := ints.get(v := found.value)) is not None:  # type: ignore[arg-type]
+                            index = n  # (a number arithmetic stored; a negative one: the text's way)
+                        else:
                             # (plain_index inline: `$i` as a number, which its text would be)
                             if (
                                 type(v) is str
