@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
+from ..expand.segments import CHARGE_FROM
 from ..expand.stringfn import string_fn
 from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..posix.readfields import most_fields, split_read_fields
@@ -526,13 +527,24 @@ def store_read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: 
     str and its place in the list), then only their places once the array, which counts the strs,
     is charged."""
     limit = sh.rt.limits.max_array_elements
+    if len(text) < CHARGE_FROM:
+        # (a short line's fields are not held while they are made, as no short value is
+        # charged one by one: CHARGE_FROM; the array charges them as it stores them)
+        sh.va.set_values(array, _fields(text, escaped, ifs, limit), by_builtin=True)
+        return
     with MemoryHold(sh.rt.budget) as held:
         held.charge(most_fields(text, ifs, limit + 1) * READ_FIELD_BYTES + len(text))
-        fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
-        if len(fields) > limit:
-            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
+        fields = _fields(text, escaped, ifs, limit)
         held.set(8 * len(fields))
         sh.va.set_values(array, fields, by_builtin=True)
+
+
+def _fields(text: str, escaped: list[int], ifs: str, limit: int) -> list[str]:
+    """The fields of read -a's line, no more than `limit` (LimitExceeded past it)."""
+    fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
+    if len(fields) > limit:
+        raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
+    return fields
 
 
 # one field read -a splits off, beyond its text: a str's header and its place in the list

@@ -25,10 +25,10 @@ def text_bytes(value: str) -> int:
 
 def elements_bytes(values: list[str]) -> int:
     """What storing `values` as new elements adds to `nbytes` (text_bytes and ELEMENT_OVERHEAD each)."""
-    n = ELEMENT_OVERHEAD * len(values)
-    for v in values:
-        n += len(v) if v.isascii() else 4 * len(v)
-    return n
+    n = sum(map(len, values))  # (the lengths and the test of every value in C)
+    if not all(map(str.isascii, values)):
+        n = sum([len(v) if v.isascii() else 4 * len(v) for v in values])
+    return n + ELEMENT_OVERHEAD * len(values)
 
 
 class IndexedArray:

@@ -12,7 +12,9 @@ from types import SimpleNamespace
 import pytest
 
 from sandbash import Bash
+from sandbash.errors import ExecutionLimitError
 from sandbash.interp.slicefn import slice_fn
+from sandbash.shvars.arrays import ELEMENT_OVERHEAD, elements_bytes, text_bytes
 from sandbash.shvars.vars import Var, VarStore
 
 from .walking import walking
@@ -86,3 +88,29 @@ def test_the_generated_slice_takes_only_plain_numbers(
     sliced = slice_fn(SimpleNamespace(vars=store), offset, length)  # type: ignore[arg-type]
     assert sliced("abcdefghij") == expected
     assert sliced("abcdefghij") == expected  # (again: the last value's number is kept)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[], ["a"], ["abc", "", "de"], ["é"], ["x", "éé", "yz"], ["\udcff", "a"], ["a" * 300, "ü" * 3]],
+)
+def test_elements_bytes_counts_as_text_bytes_each(values: list[str]) -> None:
+    assert elements_bytes(values) == sum(text_bytes(v) + ELEMENT_OVERHEAD for v in values)
+
+
+@pytest.mark.parametrize("walker", [False, True])
+@pytest.mark.parametrize("width", [1, 200, 254, 255, 256, 600])
+def test_read_a_of_a_short_line_keeps_the_element_limit(walker: bool, width: int) -> None:
+    # a line under CHARGE_FROM is split without a hold; its fields still count against
+    # max_array_elements before the array is stored (and the array is left as it was)
+    word = "w" * width
+    script = f"f=(old); printf '%s\\n' '{word} {word} {word} {word} {word}' > in; read -r -a f < in; echo no"
+    with walking(walker):
+        with pytest.raises(ExecutionLimitError) as info:
+            Bash().exec(script, limits={"max_array_elements": 4})
+        ok = Bash().exec(
+            script.replace("echo no", 'echo "${#f[@]} ${#f[4]}"'), limits={"max_array_elements": 5}
+        )
+    assert info.value.limit == "max_array_elements"
+    assert info.value.result.stdout == ""
+    assert ok.stdout == f"5 {width}\n"
