@@ -106,11 +106,24 @@ def _perl_body(letter: str, target: str, nl: str) -> tuple[bool, str]:
     return letter == "S", class_body("space", target, "none" if letter == "S" else nl)
 
 
+# a word character for \< \> \b \B in the fallback engine: what \w and grep -w take (glibc's
+# alnum and `_` in a UTF-8 locale); RE2's own \b knows only ASCII letters (Regex picks the
+# fallback's pattern for a subject that is not ASCII: _Core.bounded)
+_WORD = "[\\p{L}\\p{Nd}_]"
+_BOUNDS = {
+    "wb": f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))",
+    "nwb": f"(?:(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD}))",
+    "ws": f"(?<!{_WORD})(?={_WORD})",
+    "we": f"(?<={_WORD})(?!{_WORD})",
+}
+
+
 class Emitter:
     def __init__(self, target: str, nl: str, goff: int = 0) -> None:
         self.target = target
         self.nl = nl
         self.goff = goff
+        self.bounded = False  # a word boundary was emitted (\b \B \< \>)
 
     def emit(self, node: Node) -> str:
         kind = node[0]
@@ -175,11 +188,13 @@ class Emitter:
             kind = it[0]
             if kind == "ws" and self.target == "re2":
                 if k + 1 < len(items) and starts_word(items[k + 1]):
+                    self.bounded = True
                     out.append("\\b")
                     continue
                 raise NeedFallback("\\<")
             if kind == "we" and self.target == "re2":
                 if k > 0 and ends_word(items[k - 1]):
+                    self.bounded = True
                     out.append("\\b")
                     continue
                 raise NeedFallback("\\>")
@@ -224,20 +239,22 @@ class Emitter:
         return "\\z" if self.target == "re2" else "\\Z"
 
     def e_wb(self, node: Node) -> str:
-        return "\\b"
+        self.bounded = True
+        return "\\b" if self.target == "re2" else _BOUNDS["wb"]
 
     def e_nwb(self, node: Node) -> str:
-        return "\\B"
+        self.bounded = True
+        return "\\B" if self.target == "re2" else _BOUNDS["nwb"]
 
     def e_ws(self, node: Node) -> str:
         if self.target == "re2":
             raise NeedFallback("\\<")
-        return "\\m"
+        return _BOUNDS["ws"]
 
     def e_we(self, node: Node) -> str:
         if self.target == "re2":
             raise NeedFallback("\\>")
-        return "\\M"
+        return _BOUNDS["we"]
 
     def e_bref(self, node: Node) -> str:
         if self.target == "re2":
@@ -303,5 +320,10 @@ def shift_groups(node: Node, off: int) -> Node:
     return node
 
 
-def emit(node: Node, target: str, nl: str, goff: int = 0) -> str:
-    return Emitter(target, nl, goff).emit(node)
+def emit(node: Node, target: str, nl: str, goff: int = 0, bounded: list[bool] | None = None) -> str:
+    """`node` in `target`'s syntax; `bounded` gets True appended when it holds a word boundary."""
+    em = Emitter(target, nl, goff)
+    text = em.emit(node)
+    if bounded is not None and em.bounded:
+        bounded.append(True)
+    return text

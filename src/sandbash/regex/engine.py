@@ -52,6 +52,8 @@ class _Core:
     __slots__ = (
         "_last_bytes",
         "_last_str",
+        "_uni",
+        "bounded",
         "groups",
         "posix",
         "re2",
@@ -74,6 +76,19 @@ class _Core:
         self.retained = 0
         self._last_str: tuple[str, bytes, bool] | None = None
         self._last_bytes: tuple[bytes, str, bool] | None = None
+        # an RE2 pattern with word boundaries: its fallback form's source, line mode and case (uni)
+        self.bounded: tuple[Any, ...] | None = None
+        self._uni: Any = None
+
+    def uni(self) -> Any:
+        """The fallback engine's form of an RE2 pattern with word boundaries (for a subject that
+        is not ASCII), compiled once."""
+        rx = self._uni
+        if rx is None:
+            src, nl, icase = self.bounded  # type: ignore[misc]
+            rx = self._uni = _rx_compile(src, nl, icase)
+            self.retained += _fallback_retained(src)
+        return rx
 
     # The last subject converted is remembered (repeated searches of one line), but only a short
     # one: the core is shared by every run of the process, and must not keep a run's long text
@@ -191,9 +206,10 @@ def _build(
     core.warnings = tuple(warnings)
     goff = 1 if wrap == "word" else 0
     core.shift = wrap == "word"
+    bounded: list[bool] = []
     for target in ("re2", "regex"):
         try:
-            body = _emit_all(nodes, target, nl, goff, budget)
+            body = _emit_all(nodes, target, nl, goff, budget, bounded if target == "re2" else None)
         except NeedFallback:
             continue
         if target == "regex" and len(body) > MAX_FALLBACK_SOURCE:
@@ -208,28 +224,47 @@ def _build(
             if core.re2 is None:
                 continue
             core.source = prefix + src
+            if bounded:
+                # RE2's word boundaries know only ASCII letters: a subject that is not ASCII
+                # goes to the fallback engine's form of the pattern, compiled on first need (a
+                # form too big for the fallback keeps RE2's reading)
+                uni = _wrap(_emit_all(nodes, "regex", nl, goff, budget), "regex", nl, wrap)
+                if len(uni) <= MAX_FALLBACK_SOURCE:
+                    core.bounded = (uni, nl, icase)
             return core
-        import regex as _rx  # the fallback engine: imported on first use, not at start-up
-
-        flags = _rx.POSIX | _rx.V0
-        flags |= _rx.MULTILINE if nl != "none" else _rx.DOTALL
-        if icase:
-            flags |= _rx.IGNORECASE
-        try:
-            core.rx = _rx.compile(src, flags, cache_pattern=False)  # our cache is the bounded one
-        except Exception as e:  # pragma: no cover - an emitter bug
-            raise RegexError(E.INVALID) from e
+        core.rx = _rx_compile(src, nl, icase)
         core.source = src
         core.retained = _fallback_retained(src)
         return core
     raise RegexError(E.INVALID)  # pragma: no cover
 
 
-def _emit_all(nodes: list[Any], target: str, nl: str, goff: int, budget: Budget | None) -> str:
-    """The patterns (parsed nodes, or plain text) as one alternation in `target` syntax."""
+def _rx_compile(src: str, nl: str, icase: bool) -> Any:
+    import regex as _rx  # the fallback engine: imported on first use, not at start-up
+
+    flags = _rx.POSIX | _rx.V0
+    flags |= _rx.MULTILINE if nl != "none" else _rx.DOTALL
+    if icase:
+        flags |= _rx.IGNORECASE
+    try:
+        return _rx.compile(src, flags, cache_pattern=False)  # our cache is the bounded one
+    except Exception as e:  # pragma: no cover - an emitter bug
+        raise RegexError(E.INVALID) from e
+
+
+def _emit_all(
+    nodes: list[Any],
+    target: str,
+    nl: str,
+    goff: int,
+    budget: Budget | None,
+    bounded: list[bool] | None = None,
+) -> str:
+    """The patterns (parsed nodes, or plain text) as one alternation in `target` syntax
+    (`bounded`: see emit)."""
     if len(nodes) == 1:
         n = nodes[0]
-        return _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff)
+        return _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff, bounded)
     many = len(nodes) > COMPILE_CHECK_EVERY
     parts: list[str] = []
     size = 0
@@ -238,7 +273,7 @@ def _emit_all(nodes: list[Any], target: str, nl: str, goff: int, budget: Budget 
             _check(budget, COMPILE_CHECK_EVERY)
             if target == "regex" and size > MAX_FALLBACK_SOURCE:
                 raise RegexError(E.TOO_BIG)
-        part = _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff)
+        part = _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff, bounded)
         size += len(part) + 1
         parts.append(part)
     return "(?:" + "|".join(parts) + ")"
@@ -528,7 +563,7 @@ class Match:
 class Regex:
     """A compiled pattern. Cheap to create: the compiled engine is shared."""
 
-    __slots__ = ("_budget", "_core", "flavor", "icase", "multiline", "pattern")
+    __slots__ = ("_asc", "_budget", "_core", "_text", "flavor", "icase", "multiline", "pattern")
 
     def __init__(
         self,
@@ -541,6 +576,9 @@ class Regex:
     ) -> None:
         self._core = core
         self._budget = budget
+        self._asc: tuple[Any, bool] | None = None  # (_uni_for: the last long subject, is it ASCII)
+        # (_run_uni: [subject, its text, a byte offset and its character, an end and its character])
+        self._text: list[Any] | None = None
         self.pattern = pattern
         self.flavor = flavor
         self.icase = icase
@@ -587,6 +625,12 @@ class Regex:
         fallback engine) by the caller, with its is-ASCII flag."""
         core = self._core
         if core.re2 is not None:
+            if core.bounded is not None:
+                uni = self._uni_for(subject, converted)
+                if uni is not None:
+                    if type(subject) is str:
+                        return self._run_rx(anchor, subject, pos, endpos, None, uni)
+                    return self._run_uni(anchor, subject, pos, endpos, uni)
             if isinstance(subject, str):
                 return self._run_re2_str(anchor, subject, pos, endpos, converted, hint)
             n = len(subject)
@@ -602,6 +646,76 @@ class Regex:
                 spans = spans[1:]
             return Match(self, subject, spans, pos, end)
         return self._run_rx(anchor, subject, pos, endpos, converted)
+
+    def _uni_for(self, subject: Any, converted: tuple[Any, bool] | None) -> Any:
+        """The fallback form of a pattern with word boundaries when `subject` is not ASCII (RE2's
+        \\b would take its letters for non-word characters), else None. A long subject's answer
+        is remembered for the loop of searches that follows (grep's over one buffer)."""
+        if converted is not None:
+            ascii_ = converted[1]
+        elif type(subject) is str:
+            ascii_ = self._core.encode(subject)[1]
+        elif len(subject) <= MEMO_MAX:
+            ascii_ = bytes(subject).isascii() if type(subject) is memoryview else subject.isascii()
+        else:
+            memo = self._asc
+            if memo is not None and memo[0] is subject:
+                ascii_ = memo[1]
+            else:
+                ascii_ = bytes(subject).isascii() if type(subject) is memoryview else subject.isascii()
+                self._asc = (subject, ascii_)
+        return None if ascii_ else self._core.uni()
+
+    def _run_uni(self, anchor: Any, subject: Any, pos: int, endpos: int | None, rx: Any) -> Match | None:
+        """A bytes subject that is not ASCII, searched with the fallback form of a pattern with
+        word boundaries. The subject is decoded once for a loop of searches over it (grep's over
+        its buffer, s///g's over a line), and byte offsets are counted from the last search's
+        rather than from 0, so the loop stays linear."""
+        memo = self._text
+        if memo is None or memo[0] is not subject:
+            raw = bytes(subject)
+            memo = self._text = [subject, raw.decode("utf-8", "surrogateescape"), 0, 0, -1, 0]
+        text: str = memo[1]
+        n = len(subject)
+        end = n if endpos is None or endpos > n else endpos
+        if pos < 0:
+            pos = 0
+        if pos > end:
+            return None
+        cpos = _chars_to(subject, memo, pos)
+        if end == n:
+            cend = len(text)
+        elif end == memo[4]:  # (a loop's searches share their end)
+            cend = memo[5]
+        else:
+            cend = cpos + len(bytes(subject[pos:end]).decode("utf-8", "surrogateescape"))
+            memo[4], memo[5] = end, cend
+        m = self._run_rx_text(anchor, text, cpos, cend, rx)
+        if m is None:
+            return None
+        spans = []
+        for s_, e_ in (m.span(g) for g in range(rx.groups + 1)):
+            if s_ < 0:
+                spans.append(_NULL)
+                continue
+            bs = pos + len(text[cpos:s_].encode("utf-8", "surrogateescape"))
+            spans.append((bs, bs + len(text[s_:e_].encode("utf-8", "surrogateescape"))))
+        if self._core.shift:
+            spans = spans[1:]
+        return Match(self, subject, spans, pos, end)
+
+    def _run_rx_text(self, anchor: Any, text: str, cpos: int, cend: int, rx: Any) -> Any:
+        """rx's search, match or fullmatch of `text` between two character offsets, under the
+        deadline (_call_rx)."""
+        fn = rx.search if anchor is _UNANCHORED else rx.match if anchor is _ANCHOR_START else rx.fullmatch
+        start = time.monotonic()
+        budget = self._budget
+        if budget is None or budget.deadline - start > 2 * FIRST_SLICE:
+            try:
+                return fn(text, cpos, cend, timeout=FIRST_SLICE)
+            except TimeoutError:
+                return self._call_rx(fn, text, cpos, cend, start, FIRST_SLICE)
+        return self._call_rx(fn, text, cpos, cend, start, 0.0)
 
     def _run_re2_str(
         self,
@@ -690,9 +804,13 @@ class Regex:
         pos: int,
         endpos: int | None,
         converted: tuple[Any, bool] | None = None,
+        rx: Any = None,
     ) -> Match | None:
+        """`rx`: the compiled fallback pattern (the core's own, or its form for a subject that
+        is not ASCII: _uni_for)."""
         core = self._core
-        rx = core.rx
+        if rx is None:
+            rx = core.rx
         is_bytes = not isinstance(subject, str)
         if is_bytes:
             text, ascii_ = converted if converted is not None else core.decode(bytes(subject))
@@ -742,8 +860,8 @@ class Regex:
         which costs as much as RE2's own call when matches are dense."""
         core = self._core
         r = core.re2
-        if r is None:
-            m = self._run_rx(_UNANCHORED, subject, pos, endpos)
+        if r is None or (core.bounded is not None and self._uni_for(subject, None) is not None):
+            m = self._run(_UNANCHORED, subject, pos, endpos)
             return -1 if m is None else m._spans[0][0]
         n = len(subject)
         end = n if endpos is None or endpos > n else endpos
@@ -813,11 +931,9 @@ class Regex:
             return None
         core = self._core
         if core.re2 is not None:
-            return (
-                (subject.encode("utf-8", "surrogateescape"), subject.isascii())
-                if isinstance(subject, str)
-                else None
-            )
+            if isinstance(subject, str):
+                return subject.encode("utf-8", "surrogateescape"), subject.isascii()
+            return None  # (bytes: RE2 reads them as they are; _run_uni decodes its own once)
         if isinstance(subject, str):
             return None
         raw = bytes(subject)
@@ -828,7 +944,11 @@ class Regex:
         (sed's s///g with a plain replacement, where matches are as many as the characters)."""
         core = self._core
         r = core.re2
-        if r is None or not isinstance(subject, bytes):
+        if (
+            r is None
+            or not isinstance(subject, bytes)
+            or (core.bounded is not None and not subject.isascii())
+        ):
             for m in self.finditer(subject, pos, endpos):
                 yield m.span()
             return
@@ -858,6 +978,15 @@ class Regex:
 
     def __repr__(self) -> str:
         return f"<sandbash.regex.Regex {self.flavor} {self.pattern!r} via {self.engine}>"
+
+
+def _chars_to(subject: Any, memo: list[Any], pos: int) -> int:
+    """The character offset of byte `pos` of `subject` (whose decoded text is memo[1]), counted
+    on from the last offset asked (memo[2], its character memo[3]) when `pos` is not before it."""
+    b0, c0 = (memo[2], memo[3]) if pos >= memo[2] else (0, 0)
+    c = c0 + len(bytes(subject[b0:pos]).decode("utf-8", "surrogateescape"))
+    memo[2], memo[3] = pos, c
+    return c
 
 
 def _utf8_len(b: Any, i: int) -> int:
