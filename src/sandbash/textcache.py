@@ -165,7 +165,39 @@ def function_of(source: str, filename: str, name: str, namespace: dict[str, obje
     return fn
 
 
-def _named(code: CodeType, filename: str) -> CodeType:
-    """`code` and the code of the functions defined in it, as compiled from `filename`."""
-    consts = tuple(_named(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+def module_code(source: str, filename: str) -> CodeType:
+    """What `compile(source, filename, "exec")` gives for a text of top-level `def`s only (awk's
+    generated program), made without compile() for the reason function_of gives: the text is exec'd
+    as the body of one function that declares those names global, so its code run in a namespace
+    defines them there as the module's would (defaults read from it); each function's code has
+    `filename` and the line numbers of `source` (tracebacks are read back to the awk source)."""
+    names: list[str] = []
+    for line in source.splitlines():
+        if line[:1] in ("", " "):
+            continue  # (a function's body)
+        name = line[4 : line.find("(")] if line.startswith("def ") else ""
+        if not name.isidentifier():
+            raise ValueError(f"{filename}: only functions may be defined at the top level: {line!r}")
+        names.append(name)
+    wrapper = f"def {_MODULE}():\n global {', '.join(names) or _MODULE}\n" + "".join(
+        f" {line}\n" for line in source.splitlines()
+    )
+    made: dict[str, object] = {}
+    exec(wrapper, made)
+    body = made[_MODULE]
+    assert isinstance(body, FunctionType)
+    code = body.__code__
+    # (the functions' lines are two below the source's in the wrapper)
+    consts = tuple(_named(c, filename, -2) if isinstance(c, CodeType) else c for c in code.co_consts)
     return code.replace(co_filename=filename, co_consts=consts)
+
+
+_MODULE = "_module_code_"  # (a name no generated program defines: theirs start with F_ or _ and a capital)
+
+
+def _named(code: CodeType, filename: str, shift: int = 0) -> CodeType:
+    """`code` and the code of the functions defined in it, as compiled from `filename`, its lines
+    moved by `shift`."""
+    consts = tuple(_named(c, filename, shift) if isinstance(c, CodeType) else c for c in code.co_consts)
+    # (a code's line table counts from its first line: moving that moves every line of it)
+    return code.replace(co_filename=filename, co_consts=consts, co_firstlineno=code.co_firstlineno + shift)

@@ -12,7 +12,7 @@ import re
 from types import CodeType
 
 from ...regex import RETAINED_MAX
-from ...textcache import TextLRU
+from ...textcache import TextLRU, module_code
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt, OptionValueError
@@ -229,7 +229,7 @@ def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool =
             )
     try:
         gen = generate(program, symbols, icase, sandbox)
-        code = compile(gen.source, "<awk>", "exec")
+        code = module_code(gen.source, "<awk>")
     except (RecursionError, MemoryError, SyntaxError):
         # Python's compiler limits nesting (about 100 blocks, 200 parentheses)
         raise AwkSyntaxError("program too deeply nested to compile", show=False, fatal=True) from None
