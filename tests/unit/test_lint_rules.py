@@ -20,6 +20,10 @@
    leanclass's or syntax/nodeclass.py's) is declared `class X(metaclass=Declared)`: over a class, the
    decorator makes a second class from the first (~55 k instructions each: awk's and jq's syntax
    trees, 35 and 31 classes, paid ~2 M each of a first use that way).
+5. The builtin `compile()` is not called: its first call in a process builds the `ast` module's node
+   types (PyAST_Check, ~9 M instructions, a fifth of a first awk), which exec of a text does not.
+   Generated code is made by exec (textcache.function_of for a function, module_code for a text of
+   functions).
 """
 
 from __future__ import annotations
@@ -441,3 +445,40 @@ LEAN = "TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from dataclasses import da
 )
 def test_the_declaration_rule_reads_as_documented(source: str, bad: list[tuple[int, str]]) -> None:
     assert undeclared_slotted_classes(ast.parse(source)) == bad
+
+
+def compile_calls(tree: ast.Module) -> list[int]:
+    """Lines that call the builtin compile() (rule 5): a bare name, or builtins.compile."""
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == "compile")
+            or (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr == "compile"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in ("builtins", "__builtins__")
+            )
+        )
+    ]
+
+
+def test_no_builtin_compile() -> None:
+    bad = [f"{module}:{line}" for module, tree in MODULES for line in compile_calls(tree)]
+    assert not bad, "exec the text instead of compile() (rule 5 of this file's docstring):\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "source, lines",
+    [
+        ("code = compile(text, '<awk>', 'exec')", [1]),
+        ("import builtins\nc = builtins.compile(t, 'f', 'eval')", [2]),
+        ("f = compile\nx = 1", []),  # (a name read is no call; the rule reads calls)
+        ("rx = re.compile('a+')\nr = regex.compile(p)\nm = self.compile(x)", []),
+        ("exec(text, ns)\nfunction_of(src, '<arith>', 'f', ns)", []),
+    ],
+)
+def test_the_compile_rule_reads_as_documented(source: str, lines: list[int]) -> None:
+    assert compile_calls(ast.parse(source)) == lines
