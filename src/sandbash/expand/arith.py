@@ -10,6 +10,8 @@ from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from ..textcache import TextCache
+from .arithnoeval import shapes as noeval_shapes
+from .arithnoeval import skipped
 from .arithops import GEN_FILE, Slot, binary_value, incdec, ipow, read_name, remember, trunc_divmod, wrap
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
 
     from ..shvars.arrays import IndexedArray
     from ..shvars.vars import Var
+    from .arithnoeval import Check, Shapes
 else:
     Protocol = object  # the protocols are the type checker's: a plain base at run time (typing is ~2 ms of a start-up)
 
@@ -293,7 +296,9 @@ def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
     return _cmp(op, left, right)
 
 
-def _compile(node: Arith | Slot) -> Fn:
+def _compile(node: Arith | Slot, shapes: Shapes | None = None) -> Fn:
+    """`node` as closures; `shapes`: arithnoeval.shapes of a tree above it, made at the first
+    operand that can be skipped (None before: each tree walked once)."""
     if isinstance(node, Slot):
         index = node.index
         # (an operand's slot is always a number: text is given only to a whole subscript's slot)
@@ -319,16 +324,16 @@ def _compile(node: Arith | Slot) -> Fn:
     if isinstance(node, ABinary):
         if node.op not in ("&&", "||") and _chain_length(node) > 32:
             return _compile_chain(node)
-        left = _compile(node.left)
-        right = _compile(node.right)
         op = node.op
-        if op == "&&":
-            return lambda ev: 1 if left(ev) and right(ev) else 0
-        if op == "||":
-            return lambda ev: 1 if left(ev) or right(ev) else 0
+        if shapes is None and (op == "&&" or op == "||"):
+            shapes = noeval_shapes(node)
+        left = _compile(node.left, shapes)
+        right = _compile(node.right, shapes)
+        if op == "&&" or op == "||":
+            return _logical(op == "&&", left, right, skipped(node.right, shapes))  # type: ignore[arg-type]
         return _arith_op(op, left, right, node.pos)
     if isinstance(node, AUnary):
-        operand = _compile(node.operand)
+        operand = _compile(node.operand, shapes)
         uop = node.op
         if uop == "-":
             return lambda ev: wrap(-operand(ev))
@@ -340,7 +345,7 @@ def _compile(node: Arith | Slot) -> Fn:
     if isinstance(node, AAssign):
         target = node.target
         tname, tsub = target.name, target.sub
-        value_fn = _compile(node.value)
+        value_fn = _compile(node.value, shapes)
         if isinstance(tsub, Slot):  # `m[$k] += 2` of a template: the subscript is the slot's number
             aindex = tsub.index
             if node.op == "=":
@@ -380,9 +385,30 @@ def _compile(node: Arith | Slot) -> Fn:
 
         return step
     if isinstance(node, ATernary):
-        cond, then, other = _compile(node.cond), _compile(node.then), _compile(node.other)
-        return lambda ev: then(ev) if cond(ev) else other(ev)
-    items = [_compile(item) for item in node.items]
+        if shapes is None:
+            shapes = noeval_shapes(node)
+        cond, then, other = (
+            _compile(node.cond, shapes),
+            _compile(node.then, shapes),
+            _compile(node.other, shapes),
+        )
+        skip_then, skip_other = skipped(node.then, shapes), skipped(node.other, shapes)
+        if skip_then is None and skip_other is None:
+            return lambda ev: then(ev) if cond(ev) else other(ev)
+
+        def ternary(ev: Evaluator) -> int:
+            # (the branch not taken fails as bash's `noeval` reading of it does: arithnoeval)
+            if cond(ev):
+                value = then(ev)
+                if skip_other is not None:
+                    skip_other(ev, None)
+                return value
+            if skip_then is not None:
+                skip_then(ev, None)
+            return other(ev)
+
+        return ternary
+    items = [_compile(item, shapes) for item in node.items]
 
     def comma(ev: Evaluator) -> int:
         result = 0
@@ -391,6 +417,22 @@ def _compile(node: Arith | Slot) -> Fn:
         return result
 
     return comma
+
+
+def _logical(conj: bool, left: Fn, right: Fn, skip: Check | None) -> Fn:
+    """`a && b` (`conj`) or `a || b`; `skip` is what skipping `b` must do (arithnoeval)."""
+    if skip is None:
+        if conj:
+            return lambda ev: 1 if left(ev) and right(ev) else 0
+        return lambda ev: 1 if left(ev) or right(ev) else 0
+
+    def logical(ev: Evaluator) -> int:
+        if (left(ev) != 0) == conj:
+            return 1 if right(ev) else 0
+        skip(ev, None)
+        return 0 if conj else 1
+
+    return logical
 
 
 def _chain_length(node: ABinary) -> int:

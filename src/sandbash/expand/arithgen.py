@@ -21,6 +21,7 @@ from functools import partial
 from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from ..textcache import function_of
+from .arithnoeval import skipped
 from .arithops import GEN_FILE, INTS, INTS_MAX, Slot, incdec, ipow, read_name, trunc_divmod, wrap
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
@@ -465,7 +466,8 @@ class _Gen:
         return x
 
     def logical(self, node: ABinary, ind: int) -> str:
-        """`&&` and `||`: the right side runs only when the left does not decide."""
+        """`&&` and `||`: the right side runs only when the left does not decide (skipped as
+        bash skips it: arithnoeval)."""
         a = self.expr(node.left, ind)
         x = self.tmp()
         neg = "" if node.op == "&&" else "not "
@@ -474,7 +476,15 @@ class _Gen:
         b = self.expr(node.right, ind + 1)
         self.emit(ind + 1, f"if {neg}{b}:")
         self.emit(ind + 2, f"{x} = {1 if node.op == '&&' else 0}")
+        self.skip(node.right, ind)
         return x
+
+    def skip(self, node: Arith | Slot, ind: int) -> None:
+        """An `else:` that skips `node` as bash does (arithnoeval.skipped), when that can fail."""
+        check = skipped(node)
+        if check is not None:
+            self.emit(ind, "else:")
+            self.emit(ind + 1, f"{self.const(check)}(ev, {self.text})")
 
     def unary(self, node: AUnary, ind: int) -> str:
         a = self.expr(node.operand, ind)
@@ -493,9 +503,15 @@ class _Gen:
     def ternary(self, node: ATernary, ind: int) -> str:
         cond = self.expr(node.cond, ind)
         x = self.tmp()
+        # (the branch not taken skipped as bash skips it, after the taken one: arithnoeval)
+        skip_then, skip_other = skipped(node.then), skipped(node.other)
         self.emit(ind, f"if {cond}:")
         self.emit(ind + 1, f"{x} = {self.expr(node.then, ind + 1)}")
+        if skip_other is not None:
+            self.emit(ind + 1, f"{self.const(skip_other)}(ev, {self.text})")
         self.emit(ind, "else:")
+        if skip_then is not None:
+            self.emit(ind + 1, f"{self.const(skip_then)}(ev, {self.text})")
         self.emit(ind + 1, f"{x} = {self.expr(node.other, ind + 1)}")
         return x
 

@@ -261,3 +261,44 @@ SHAPES = {
 def test_shapes_around_the_hand_over_are_the_walkers(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     script = SHAPES[name]
     assert _run(script, False, monkeypatch) == _run(script, True, monkeypatch)
+
+
+# (expand/arithnoeval.py) a skipped operand's `**` with an exponent below 0 fails, read as bash
+# reads it under noeval: (text, whether it fails)
+NOEVAL = [
+    ("1 ? 2 : 2 ** -1", True),
+    ("0 && 2 ** -1", True),
+    ("1 || 3 ** -2", True),
+    ("1 ? 2 : 2 ** -x", False),  # (x reads 0 there)
+    ("1 ? 2 : 2 ** (x - 1)", True),
+    ("1 ? 2 : 2 ** --x", True),
+    ("1 ? 2 : 2 ** ++x", False),
+    ("1 ? 2 : 2 ** (x++ - 1)", True),
+    ("1 ? 2 : 2 ** (x--) - 1", False),
+    ("1 ? 2 : a[2 ** -1]", False),  # (a subscript is not evaluated there)
+    ("1 ? 2 : (0 ? 3 ** -1 : 4)", True),  # (both branches read)
+    ("1 ? 2 : 2 ** (5 / 0 - 2)", False),  # (a division by 0 divides by 1 there)
+    ("1 ? 2 : 2 ** (3 % 0 - 1)", True),
+    ("1 ? 2 : 2 ** (x = -1)", True),
+    ("1 ? 2 : 2 ** (x -= 1)", True),
+    ("1 ? 2 : 2 ** ~0", True),
+    ("1 ? 2 : 2 ** !0 - 2", False),
+    ("0 ? 2 ** -1 : 5", True),
+    ("1 ? 2 : 2 ** 0 ** -1", True),
+    ("1 ? 2 : 2 ** 1 ** 2", False),
+    ("k > 0 ? 2 ** k : 2 ** (k - 9)", True),
+    ("k > 0 && 2 ** (k - 9)", False),  # (k=3: taken, and 2 ** -6 fails evaluated)
+]
+
+
+@pytest.mark.usefixtures("compiling")
+@pytest.mark.parametrize(("text", "fails"), NOEVAL, ids=[t for t, _ in NOEVAL])
+def test_a_skipped_power_fails_as_bash_reads_it(text: str, fails: bool) -> None:
+    once = Bash().exec(f"k=3; (( y = {text} )); echo $? $y")
+    failed = once.stderr.count("exponent less than 0")
+    assert failed == (1 if fails or text.startswith("k > 0 &&") else 0)
+    # the same text generated (run HOT_CALLS times) and as a template (`$k`): the closures' results
+    hot = Bash().exec(f"k=3; for ((i = 0; i < 300; i++)); do (( y = {text} )); done; echo $? $y")
+    assert hot.stderr.count("exponent less than 0") == 300 * failed and hot.stdout == once.stdout
+    slotted = Bash().exec(f"k=3; (( y = {text.replace('k', '$k')} )); echo $? $y")
+    assert slotted.stdout == once.stdout and slotted.stderr.count("exponent") == failed
