@@ -29,7 +29,7 @@ class BreakLoop(LoopControl):
 
 
 class ContinueLoop(LoopControl):
-    """(a stray one, past every loop, ends a run with 1)"""
+    """(a stray one, past every loop, ends a run with its status: the builtin's own, 0)"""
 
 
 class ReturnFromFunction(ControlFlow):
