@@ -194,6 +194,13 @@ def test_traceback_shows_the_lines_as_written_not_as_rewritten(program: str, sho
             "_sb_method(s, 'encode', 'Latin-1'); _sb_method(b, 'decode', encoding='l1')",
         ),
         ("s.encode(); s.encode('utf-8'); s.encode(enc)", "s.encode(); s.encode('utf-8'); s.encode(enc)"),
+        # the codec's name in any case, alone in the program
+        ("x = s.encode('Latin-1')", "x = _sb_method(s, 'encode', 'Latin-1')"),
+        ("x = b.decode('L1')", "x = _sb_method(b, 'decode', 'L1')"),
+        (
+            "try: f()\nexcept JSONDecodeError as e: p(e.pos)",
+            "try: f()\nexcept JSONDecodeError as e: p(_sb_exc_attr(e, 'pos'))",
+        ),
         # subprocess's and json's exception attributes, in an except naming the class
         (
             "import subprocess\ntry: f()\nexcept subprocess.CalledProcessError as e: print(e.returncode, x.cmd)",

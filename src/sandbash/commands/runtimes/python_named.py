@@ -274,15 +274,18 @@ def _sb_exc_attr(error, name):
 def _sb_asdict(obj, dict_factory=dict):
     # dataclasses.asdict (Monty's module has none): fields in order, nested dataclasses, lists,
     # tuples and dicts converted as CPython does
-    if not _sb_is_dataclass(obj) or type(obj).__name__ == 'type':
-        raise TypeError('asdict() should be called on dataclass instances')
+    _sb_dc_instance(obj, 'asdict')
     return _sb_dc_value(obj, dict_factory, True)
 
 
 def _sb_astuple(obj, tuple_factory=tuple):
-    if not _sb_is_dataclass(obj) or type(obj).__name__ == 'type':
-        raise TypeError('astuple() should be called on dataclass instances')
+    _sb_dc_instance(obj, 'astuple')
     return _sb_dc_value(obj, tuple_factory, False)
+
+
+def _sb_dc_instance(obj, function):
+    if not _sb_is_dataclass(obj) or type(obj).__name__ == 'type':
+        raise TypeError(f'{function}() should be called on dataclass instances')
 
 
 def _sb_is_dataclass(obj):
@@ -310,8 +313,7 @@ def _sb_dc_value(obj, factory, as_dict):
 
 def _sb_dc_replace(obj, **changes):
     # dataclasses.replace: a new instance with the changed fields
-    if not _sb_is_dataclass(obj) or type(obj).__name__ == 'type':
-        raise TypeError('replace() should be called on dataclass instances')
+    _sb_dc_instance(obj, 'replace')
     for f in _sb_fields(obj):
         if getattr(f, 'init', True) and f.name not in changes:
             changes[f.name] = getattr(obj, f.name)

@@ -293,6 +293,12 @@ _MISSING_METHODS = frozenset(
 _LATIN1 = frozenset({"latin-1", "latin1", "iso-8859-1", "iso8859-1", "l1", "latin_1", "iso_8859_1"})
 
 
+def _names_latin1(text: str) -> bool:
+    """Whether the text may name a latin-1 codec (in any case: `'Latin-1'`, `'L1'`)."""
+    lowered = text.lower()
+    return any(name in lowered for name in _LATIN1)
+
+
 def _method_call_edits(
     text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
 ) -> list[tuple[int, int, int, int, str]]:
@@ -301,7 +307,8 @@ def _method_call_edits(
     - `X.sub(...)` whose replacement may be a function, and every `X.subn(...)` -> `_sb_sub`:
       Monty's re takes only a string as the replacement and has no subn (a sub whose
       replacement is a string literal is left alone);
-    - str.translate/format_map, int.bit_length -> `_sb_method`."""
+    - the methods of _MISSING_METHODS, and `encode`/`decode` whose codec is a latin-1 literal
+      (_LATIN1, any case) -> `_sb_method`."""
     out: list[tuple[int, int, int, int, str]] = []
     lines: list[bytes] = []  # the text's lines, split at the first call found
     for node in ast.walk(tree):
@@ -598,7 +605,8 @@ def _overlaps(
 
 
 def rewrite(text: str) -> str:
-    """`text` with its sys imports bound to the prelude's stand-in."""
+    """`text` as Monty runs it (see the module's docstring and the edit passes below); a text that
+    names none of what they rewrite is returned without being parsed."""
     if (
         not any(
             w in text
@@ -620,17 +628,13 @@ def rewrite(text: str) -> str:
                 "string",
                 "__name__",
                 *_REPLACED,
-                "latin",
-                "8859",
-                "l1",
-                "Error",
-                "Expired",
+                *_EXC_ATTRS,
                 *_MISSING_METHODS,
                 *MODULES,
             )
         )
-        or len(text) > MAX_REWRITE_BYTES
-    ):
+        and not _names_latin1(text)
+    ) or len(text) > MAX_REWRITE_BYTES:
         return text
     try:
         tree = ast.parse(text)
