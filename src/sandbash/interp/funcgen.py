@@ -14,6 +14,13 @@ its top-level command list is generated here as the source of one function inste
   holds its key and its holes' values) is written out inline: the step's text, the very text its
   closure was compiled from, with its holes named as constants of the body; the run's runtime and
   budget are read once a call (steps.RUNTIME), the budget still charged at every command;
+- a `(( ))` command whose text is generated is written in as a generated loop writes its body's
+  (loopgen.Writer.arith: the text's statements between what its closure does around them, that
+  closure, not fused, for the slow way);
+- an `if`/`elif`/`else` command (nested at most _IF_DEPTH deep, MAX_ITEMS commands in all) is
+  written as Compiler.if_cmd runs it: each condition's commands with `set -e` suspended, a
+  returned status handed up at once, the process substitutions opened in it closed as it ends,
+  an expansion error escaping it reported there; its lists' commands are written as the body's;
 - any other command calls its own closure, as the sequence would.
 
 Every inline statement first tests the run mode, as its closure does first: when the shell is not
@@ -29,8 +36,10 @@ or one whose source would pass the Compiler's GEN_CHARS budget, keeps its closur
 
 from __future__ import annotations
 
+from ..expand.arith import generated_of
 from ..syntax import ast as A
 from ..textcache import function_of
+from .loopgen import Writer, arith_text, block
 from .steps import NAMESPACE, RUNTIME, SHELL, VALUE_FN, VALUE_LOCAL, make_step
 
 TYPE_CHECKING = False
@@ -38,7 +47,8 @@ if TYPE_CHECKING:
     from .compiler import Code, Compiler
 
 BODY_HOT = 64  # calls of a body's compiled code before it is generated (Compiler.function_body)
-MAX_ITEMS = 32  # commands of a body's top-level list
+MAX_ITEMS = 32  # commands of a body's top-level list (and of the `if` commands written in)
+_IF_DEPTH = 4  # the deepest level an `if` is written in at (1: the top; Python nests 20 blocks)
 GEN_CHARS = 1 << 18  # characters of generated source a Compiler may make (about 2 MB of code)
 
 
@@ -75,11 +85,82 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
     if len(items) < 2 or len(items) > MAX_ITEMS:
         return None
     ev = comp.ev
-    gen = _Gen()
-    gen.emit(RUNTIME, 4)  # (once a call: steps.RUNTIME)
-    declared: set[str] = set()  # (names an inline `local` before made)
-    last = len(items) - 1
-    for i, item in enumerate(items):
+    body = _Body(comp)
+    body.gen.emit(RUNTIME, 4)  # (once a call: steps.RUNTIME)
+    body.commands(items, 1, True)
+    source = "def body():\n" + "\n".join(body.gen.lines) + "\n"
+    if comp.generated + len(source) > GEN_CHARS:
+        return None
+    comp.generated += len(source)
+    ex = ev.ex
+    st = ex.state
+    shell = (st.run_mode, st, ex.sh, ex, ex.expander, ex.pr.procsubs)  # (steps.SHELL)
+    namespace: dict[str, object] = {**NAMESPACE, **dict(zip(SHELL, shell)), **body.gen.consts}  # noqa: B905
+    writer = body.writer
+    if writer is not None:  # (what loopgen's statements name: loopgen.while_loop's factory's)
+        namespace.update(writer.namespace)
+        namespace.update(
+            ev=ex.sh._arith,
+            finish=ex.pr.finish_procsubs,
+            cmd_failed=ev.arith_cmd_failed,
+            errexit_check=ev.errexit_check,
+        )
+    if body.ifs:  # (what an `if` written in names: Compiler.if_cmd's closure's)
+        namespace.update(finish=ex.pr.finish_procsubs, expansion_failed=ev.expansion_failed)
+    return function_of(source, "<funcgen>", "body", namespace)
+
+
+class _Body:
+    """The statements of one generated body: its commands, in order, each setting `s`."""
+
+    def __init__(self, comp: Compiler) -> None:
+        self.comp = comp
+        self.gen = _Gen()
+        self.declared: set[str] = set()  # (names an inline `local` of the top level made before)
+        self.writer: Writer | None = None  # (`(( ))` written in: loopgen's statements)
+        self.ifs = 0  # (`if` commands written in: a mark of their own each)
+        self.count = 0  # (commands written in or called, nested ones too: MAX_ITEMS in all)
+
+    def put(self, text: str, ind: int) -> None:
+        """Fixed text's lines at level `ind`."""
+        self.gen.lines += block(text, ind)
+
+    def commands(self, items: tuple[A.ListItem, ...], ind: int, top: bool) -> bool:
+        """`items` as statements at level `ind`, the last one's status in `s`; at the `top` level
+        the last is returned. A `return` (a status below zero) is returned at once anywhere: with
+        whether one can be."""
+        last = len(items) - 1
+        returns = False
+        for i, item in enumerate(items):
+            self.count += 1
+            ends = self.command(item, ind, top)
+            returns = returns or ends
+            if top and i == last:
+                self.put("return s", ind)
+            elif ends:
+                self.put("if s < 0:\n    return s", ind)  # (compiler.returned)
+        return returns
+
+    def command(self, item: A.ListItem, ind: int, top: bool) -> bool:
+        """One command as statements at level `ind` setting `s`; whether it can end the body with
+        a `return` (a status below zero)."""
+        comp = self.comp
+        gen = self.gen
+        cmd = item.cmd
+        if not item.background:
+            text = arith_text(cmd)
+            if text is not None and generated_of(text) is not None:
+                # `(( ))` written in as a generated loop writes it (loopgen.Writer.arith), its
+                # closure (not fused: the statements are its one function's) for the slow way
+                if self.writer is None:
+                    self.writer = Writer()
+                cold = gen.const(comp.arith_cmd(cmd, fuse=False))  # type: ignore[arg-type]
+                lines = self.writer.arith(text, ind, cmd.line, f"    s = {cold}()", "s", False)
+                if lines is not None:
+                    gen.lines += lines
+                    return False
+            if type(cmd) is A.If and ind < _IF_DEPTH and self.count + _size(cmd) <= MAX_ITEMS:  # type: ignore[arg-type]
+                return self.if_cmd(cmd, ind)  # type: ignore[arg-type]
         mark = comp.returns
         code = comp.item(item)
         returns = comp.returns != mark
@@ -87,34 +168,61 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
         shape = comp.shapes.get(code) if not item.background else None
         c = gen.const(code)
         if shape is None:
-            if i == last:
-                gen.emit(f"    return {c}()")
-                continue
-            gen.emit(f"    s = {c}()")
+            self.put(f"s = {c}()", ind)
+            return returns
+        # the step's text, as its closure runs it, after the same run-mode test: not plain, the
+        # closure itself, which takes its own slow exit
+        key, values = shape
+        step = make_step(_reading_locals(key, values, self.declared), inline=True)
+        self.put(f"if not mode.plain:\n    s = {c}()\nelse:", ind)
+        gen.emit(step.source({h: gen.hole(values[h]) for h in step.holes}), 4 * ind + 4)
+        if top and key[0] == "local":
+            self.declared.add(values["name"])  # type: ignore[arg-type]
+        elif top and key[0] == "locals":
+            self.declared.update(values["names"])  # type: ignore[arg-type]
+        return returns
+
+    def if_cmd(self, node: A.If, ind: int) -> bool:
+        """`if`/`elif`/`else` as Compiler.if_cmd's closure runs it: each condition's commands with
+        `set -e` suspended, the first true one's body, else the `else` body or status 0; the
+        process substitutions opened in it closed as it ends, an expansion error escaping it
+        reported there (as _guarded). Whether it can end the body with a `return`."""
+        self.ifs += 1
+        m = f"_m{self.ifs}"
+        self.put(f"{m} = len(procs) if procs else 0\ntry:", ind)
+        returns = False
+        level = ind + 1
+        for clause in node.clauses:
+            self.put("st.errexit_ignored += 1\ntry:", level)
+            ends = self.commands(clause.cond.items, level + 1, False)
+            self.put("finally:\n    st.errexit_ignored -= 1\nif s == 0:", level)
+            returns = self.commands(clause.body.items, level + 1, False) or ends or returns
+            if ends:  # (after the body's test, as if_cmd: a returned status is not 0)
+                self.put("elif s < 0:\n    return s", level)
+            self.put("else:", level)
+            level += 1
+        if node.else_body is not None:
+            returns = self.commands(node.else_body.items, level, False) or returns
         else:
-            # the step's text, as its closure runs it, after the same run-mode test: not plain,
-            # the closure itself, which takes its own slow exit
-            key, values = shape
-            step = make_step(_reading_locals(key, values, declared), inline=True)
-            gen.emit(f"    if not mode.plain:\n        s = {c}()\n    else:")
-            gen.emit(step.source({h: gen.hole(values[h]) for h in step.holes}), 8)
-            if key[0] == "local":
-                declared.add(values["name"])  # type: ignore[arg-type]
-            elif key[0] == "locals":
-                declared.update(values["names"])  # type: ignore[arg-type]
-        if i == last:
-            gen.emit("    return s")
-        elif returns:
-            gen.emit("    if s < 0:\n        return s")  # a `return` (compiler.returned)
-    source = "def body():\n" + "\n".join(gen.lines) + "\n"
-    if comp.generated + len(source) > GEN_CHARS:
-        return None
-    comp.generated += len(source)
-    ex = ev.ex
-    st = ex.state
-    shell = (st.run_mode, st, ex.sh, ex, ex.expander, ex.pr.procsubs)  # (steps.SHELL)
-    namespace: dict[str, object] = {**NAMESPACE, **dict(zip(SHELL, shell)), **gen.consts}  # noqa: B905
-    return function_of(source, "<funcgen>", "body", namespace)
+            self.put("st.last_status = 0\ns = 0", level)
+        self.put(
+            f"except ExpansionError as e:\n    s = expansion_failed(e)\n"
+            f"finally:\n    if procs and len(procs) > {m}:\n        finish({m})",
+            ind,
+        )
+        return returns
+
+
+def _size(node: A.If) -> int:
+    """The commands an `if` holds, nested ones too (a generated body's MAX_ITEMS)."""
+    n = 0
+    lists = [c.cond for c in node.clauses] + [c.body for c in node.clauses]
+    if node.else_body is not None:
+        lists.append(node.else_body)
+    for lst in lists:
+        for item in lst.items:
+            n += 1 + (_size(item.cmd) if type(item.cmd) is A.If else 0)  # type: ignore[arg-type]
+    return n
 
 
 def _reading_locals(

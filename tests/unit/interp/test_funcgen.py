@@ -153,10 +153,64 @@ def test_a_generated_local_takes_the_slow_exit_under_set_x() -> None:
     assert result.stdout == "+ local v=7\n+ w=7\n" and result.stderr == "+ f 7\n+ set +x\n"
 
 
+# ------------------------------------------------------------ `if` and `(( ))` written in
+
+NESTED = """
+f() {
+  if (( $1 % 2 )); then
+    if (( $1 % 3 )); then
+      if [ $(( $1 % 5 )) = 0 ]; then
+        if (( $1 % 7 )); then
+          if [[ $1 == *5 ]]; then
+            if (( $1 > 100 )); then deep=$1; return 4; fi
+          fi
+        fi
+      fi
+    fi
+  elif [ $1 = 8 ]; then r=eight; else r=even; fi
+  (( n++ ))
+}
+for ((i = 0; i < 700; i++)); do f $i; s+=$?; done
+echo "$deep $r $n ${#s} ${s//0/}"
+"""
+
+
+@pytest.mark.parametrize("depth", [1, 2, 4, 9])
+@pytest.mark.parametrize("items", [3, 8, funcgen.MAX_ITEMS])
+def test_nested_ifs_past_the_depth_and_size_caps_agree(
+    depth: int, items: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ifs nested deeper than _IF_DEPTH, or holding more than MAX_ITEMS commands, keep their
+    closures there: the result is the walker's, whatever is written in."""
+    monkeypatch.setattr(funcgen, "_IF_DEPTH", depth)
+    monkeypatch.setattr(funcgen, "MAX_ITEMS", items)
+    monkeypatch.setattr(compiler, "NO_FUNCGEN", False)
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
+    generated = Bash().exec(NESTED)
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", True)
+    walked = Bash().exec(NESTED)
+    assert generated.stdout == walked.stdout == f"695 even 666 700 1{'4' * 34}\n"  # (bash's)
+    assert generated.exit_code == walked.exit_code == 0
+
+
+@pytest.mark.usefixtures("generating")
+def test_an_if_chain_and_its_arith_are_written_in(compilers: list[compiler.Compiler]) -> None:
+    script = (
+        "f() { local r=$(( $1 % 3 )); if [ $r = 0 ]; then (( a++ )); elif (( r == 1 )); then (( b++ ));"
+        " else c=$r; fi; }\nfor ((i = 0; i < 700; i++)); do f $i; done; echo $a $b $c"
+    )
+    assert Bash().exec(script).stdout == "234 233 2\n"
+    (body,) = _generated(compilers[0])
+    names = body.__code__.co_names  # type: ignore[attr-defined]
+    assert "errexit_ignored" in names and "arith_cmd" in names  # (the if and the (( )) inline)
+    called = [v for v in body.__globals__.values() if getattr(v, "__name__", "") == "if_cmd"]  # type: ignore[attr-defined]
+    assert not called
+
+
 # ---------------------------------------------------------------- one description (steps.py)
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
-TABLES = ("pf_funcgen19_bodies", "pf_funcgen20_steps")
+TABLES = ("pf_funcgen19_bodies", "pf_funcgen20_steps", "pf_func29_bodies")
 
 
 def _cases() -> list[Any]:
