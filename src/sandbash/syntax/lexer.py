@@ -1090,9 +1090,7 @@ class WordReader:
         if at(i) == "[" and name not in _SPECIAL_PARAMS and not name.isdigit():
             end = self._find_subscript_end(i + 1)
             if end < 0:
-                close = self.src.find("}", i)
-                if close < 0:
-                    raise self.error_eof("}", start_line)
+                close = self._find_closing_brace(i)
                 self.pos = close + 1
                 # (inside "...", bash names the whole word: _name_unclosed_in; in an operator's
                 # word, the outer ${ } has no closing brace: _nested_unclosed)
@@ -1291,12 +1289,31 @@ class WordReader:
         return -1
 
     def _find_closing_brace(self, i: int) -> int:
+        """The `}` that closes a ${...} whose text from `i` is no known operator, found as bash's
+        matched-pair read finds it: a quoted string (', ", `) and a `$(...)` are passed whole, so
+        a `}` inside them closes nothing (`${x"}"}` is one bad substitution), and at the end of
+        input the construct left open is named (`${x"`: the `"`)."""
         src = self.src
+        n = len(src)
         depth = 0
-        while i < len(src):
+        while i < n:
             c = src[i]
             if c == "\\":
                 i += 2
+                continue
+            if c in "'\"`":
+                j = i + 1
+                while j < n and src[j] != c:
+                    j += 2 if src[j] == "\\" and c != "'" else 1
+                if j >= n:
+                    raise self.error_eof(c)
+                i = j + 1
+                continue
+            if c == "(" and i and src[i - 1] == "$":
+                j = self._find_matching(i + 1, "(", ")")
+                if j < 0:
+                    raise self.error_eof(")", self.eof_line())
+                i = j + 1
                 continue
             if c == "{" and i and src[i - 1] == "$":  # bash pairs only a nested `${` with a `}`
                 depth += 1

@@ -12,8 +12,8 @@ import codecs
 import re
 from collections.abc import Callable, Mapping
 
-from ...limits import Budget
-from ...stdio.streams import Stream
+from ...limits import Budget, MemoryHold
+from ...stdio.streams import BIG_BATCH, Stream, batch_charge
 from .regex import Regex, RegexError, compile_regex
 
 Splitter = Callable[[str], list[str]]
@@ -107,28 +107,53 @@ class Reader:
                 self.sep = text[0]
 
     def _more(self) -> bool:
-        """Decode another chunk into buf; False at end of input."""
+        """Decode more input into buf, at least as much as is pending there (a record longer than a
+        chunk grows its buffer geometrically: joined and searched O(n) times in all, where a chunk
+        at a time was quadratic, seconds of copying for a 20 MB line); False at end of input. What
+        is held of a long record is charged to max_memory while it is read, then checked against
+        it with the copies a program makes of it (`batch_charge`): a line with no end grows to
+        the limit, not to the host's memory."""
         if self.eof:
             return False
-        chunk = self.stream.read_chunk()
-        if not chunk:
-            self.eof = True
-            tail = self.dec.decode(b"", True)
-            if tail:
-                self.odd = self.odd or _ODD_SPACE.search(tail) is not None
-                self.buf += tail
-            return False
-        if self.charge is not None:
-            self.charge(len(chunk) >> 10)
-        text = self.dec.decode(chunk)
-        if not self.odd and _ODD_SPACE.search(text) is not None:
-            self.odd = True
-        if self.pos:
-            # drop what was read, keeping one character so `^` cannot match here again
-            self.buf = self.buf[self.pos - 1 :]
-            self.pos = 1
-        self.buf += text
-        return True
+        pending = len(self.buf) - self.pos
+        parts: list[str] = []
+        got = 0
+        hold = MemoryHold(self.budget) if self.budget is not None and pending >= BIG_BATCH else None
+        try:
+            while True:
+                chunk = self.stream.read_chunk()
+                if not chunk:
+                    self.eof = True
+                    tail = self.dec.decode(b"", True)
+                    if tail:
+                        self.odd = self.odd or _ODD_SPACE.search(tail) is not None
+                        parts.append(tail)
+                    break
+                if self.charge is not None:
+                    self.charge(len(chunk) >> 10)
+                text = self.dec.decode(chunk)
+                if not self.odd and _ODD_SPACE.search(text) is not None:
+                    self.odd = True
+                parts.append(text)
+                got += len(text)
+                if got >= pending:
+                    break
+                if hold is not None:
+                    hold.set(pending + got)
+            if self.pos:
+                # drop what was read, keeping one character so `^` cannot match here again
+                self.buf = self.buf[self.pos - 1 :]
+                self.pos = 1
+            if hold is not None:
+                hold.set(2 * (pending + got))  # the parts and their joined copy
+            parts.insert(0, self.buf)
+            self.buf = "".join(parts)
+            if hold is not None:
+                hold.set(batch_charge(len(self.buf)))
+        finally:
+            if hold is not None:
+                hold.close()
+        return not self.eof or got > 0
 
     # ------------------------------------------------------------ reading
 

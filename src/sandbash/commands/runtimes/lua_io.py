@@ -366,11 +366,13 @@ class LuaHost:
             data = bytes(h.data[h.pos : end])
             h.pos += len(data)
             return data
+        if n < 0:  # (the parts and their joined copy charged, as every whole input is)
+            return self.ctx.read_all(h.stream)
         with self.ctx.hold_memory() as mem:
             parts: list[bytes] = []
             got = 0
-            while n < 0 or got < n:
-                chunk = h.stream.read(65536 if n < 0 else min(65536, n - got))
+            while got < n:
+                chunk = h.stream.read(min(65536, n - got))
                 if not chunk:
                     break
                 mem.charge(len(chunk))

@@ -273,6 +273,8 @@ class VfsOS:
     def read_bytes(self, n: int) -> bytes:
         """sys.stdin.buffer: up to `n` bytes of stdin as they are (all of them when n < 0)."""
         ctx = self.ctx
+        if n < 0:  # (the parts and their joined copy charged, as every whole input is)
+            return ctx.read_all(ctx.stdin)
         with ctx.hold_memory() as mem:
             chunks: list[bytes] = []
             left = n
@@ -292,15 +294,7 @@ class VfsOS:
         if path == "/dev/stdin":
             # Monty reads an open file whole, then serves read/readline/iteration from it
             self.stdin_read = True
-            with ctx.hold_memory() as mem:
-                chunks: list[bytes] = []
-                while True:
-                    chunk = ctx.stdin.read(65536)
-                    if not chunk:
-                        return b"".join(chunks)
-                    mem.charge(len(chunk))
-                    chunks.append(chunk)
-                    ctx.checkpoint()
+            return ctx.read_all(ctx.stdin)
         if path in _STREAMS:
             raise FsError(errno.EBADF, path)
         st = ctx.fs.stat(path)

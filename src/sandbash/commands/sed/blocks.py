@@ -108,21 +108,29 @@ def run(runner: Runner, name: str, p: Plan) -> int:
 def _run_stream(runner: Runner, stream: Stream, p: Plan) -> None:
     ctx = runner.ctx
     carry: list[bytes] = []  # the unfinished line, across chunks
+    size = 0  # its bytes
     with ctx.hold_memory() as mem:
         for chunk in stream.chunks():
             ctx.checkpoint((len(chunk) >> 12) + 1)
             end = chunk.rfind(b"\n")
             if end < 0:
-                mem.charge(len(chunk))
                 carry.append(chunk)
+                size += len(chunk)
+                mem.set(size)
                 continue
             carry.append(chunk[: end + 1])
+            if len(carry) > 1:
+                mem.set(2 * (size + end + 1))  # the parts and their joined copy
             block = b"".join(carry)
             carry = [chunk[end + 1 :]]
-            mem.set(2 * len(block) + len(carry[0]))  # (the block, and what is made of it at most)
+            size = len(carry[0])
+            mem.set(2 * len(block) + size)  # (the block, and what is made of it at most)
             _block(runner, p, block, len(block) - 1)
+        if len(carry) > 1:
+            mem.set(2 * size)
         rest = b"".join(carry)
         if rest:
+            mem.set(2 * len(rest))  # (a last line without a newline: charged as a block is)
             _block(runner, p, rest, len(rest))
 
 

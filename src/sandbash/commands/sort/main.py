@@ -17,7 +17,7 @@ from itertools import chain
 from operator import itemgetter
 
 from ...limits import LimitExceeded, MemoryHold
-from ...stdio.streams import HELD_MIN, ClosedStream, Stream, StreamError
+from ...stdio.streams import ClosedStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite, rewrites_in_place
@@ -32,7 +32,7 @@ from ..textbasic.common import (
     quote,
     quoteaf,
     quotef,
-    read_chunks,
+    split_records,
 )
 from .keys import (
     Key,
@@ -492,31 +492,15 @@ def _open_inputs(ctx: Ctx, names: list[str]) -> list[tuple[str, Stream]]:
 
 
 def _records(ctx: Ctx, name: str, stream: Stream, sep: bytes) -> Iterator[list[bytes]]:
-    """Batches of records without separators. As in `Stream.lines`, the chunks of a record are
-    joined once its end is read (not `buf + chunk` per chunk, quadratic), and what is held of a
-    record while its end is awaited is charged to max_memory: input with no separator at all
-    (`tr -d '\\n' < /dev/zero | sort`) ends with that limit, not with the timeout."""
-    held: list[bytes] = []
-    size = 0
+    """Batches of records without separators (`split_records`: a long record is charged to
+    max_memory while it is awaited and while it is held); a failed read is sort's `read failed`."""
     try:
-        with MemoryHold(ctx.budget) as hold:
-            for chunk in read_chunks(ctx, stream):
-                if sep not in chunk:
-                    held.append(chunk)
-                    size += len(chunk)
-                    hold.set(size if size >= HELD_MIN else 0)
-                    continue
-                records = (b"".join(held) + chunk if held else chunk).split(sep)
-                rest = records.pop()
-                held, size = ([rest] if rest else []), len(rest)
-                hold.set(size if size >= HELD_MIN else 0)
-                yield records
+        for records, _tail in split_records(ctx, stream, sep):
+            yield records
     except (FsError, StreamError) as e:
         raise _die(ctx, f"read failed: {quotef(name)}: {strerror(e.errno or 5)}")
     finally:
         close_input(ctx, name, stream)
-    if held:
-        yield [b"".join(held)]
 
 
 def _lines(ctx: Ctx, name: str, stream: Stream, sep: bytes) -> Iterator[bytes]:

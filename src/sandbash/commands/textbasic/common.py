@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable, Iterator
 
 from ...limits import MemoryHold
-from ...stdio.streams import Stream, StreamError
+from ...stdio.streams import Stream, StreamError, batch_charge
 from ...vfs.errors import FsError, strerror
 from .. import gnuquote
 from ..context import CommandExit, Ctx
@@ -164,14 +164,24 @@ def split_records(ctx: Ctx, stream: Stream, sep: bytes = b"\n") -> Iterator[tupl
                 chunk = b"".join(tail)
                 tail.clear()
             pieces = chunk.split(sep)
-            mem.set(0)
-            tail.append(pieces.pop())
+            last = pieces.pop()
+            tail.append(last)
+            # a long line stays charged while the command works on it (and what it derives)
+            mem.set(batch_charge(len(chunk)))
+            chunk = b""
             if pieces:
                 ctx.checkpoint(len(pieces))
                 yield pieces, False
-        buf = b"".join(tail)
-    if buf:
-        yield [buf], True
+                pieces = []
+            mem.set(len(last))
+        if tail:
+            if len(tail) > 1:
+                mem.charge(mem.held)  # the parts and their joined copy
+            buf = b"".join(tail) if len(tail) > 1 else tail[0]
+            tail.clear()
+            if buf:
+                mem.set(batch_charge(len(buf)))
+                yield [buf], True
 
 
 # ------------------------------------------------------------------ quoting
