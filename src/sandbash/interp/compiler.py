@@ -135,6 +135,7 @@ class Compiler:
         "stale",
         "fors",
         "whiles",
+        "tests",
     )
 
     def __init__(self, ev: Evaluator) -> None:
@@ -170,6 +171,9 @@ class Compiler:
         # `while`/`until` loops by node: their generated steps (loopgen.py), None where they are
         # not generated, or the `(( ))` texts they wait for
         self.whiles: dict[int, tuple[A.While, Callable[..., int] | tuple[str, ...] | None]] = {}
+        # `[ $x OP lit ]`-like tests by their closure (fastbuiltins._operand_code): what a
+        # generated body writes in for them (funcgen._TEST; forgotten with the codes)
+        self.tests: dict[Code, dict[str, object]] = {}
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
@@ -202,6 +206,7 @@ class Compiler:
             self.codes.clear()
             self.inners.clear()
             self.shapes.clear()
+            self.tests.clear()
             self.bodies.clear()
             self.stale.clear()
             self.fors.clear()

@@ -486,6 +486,13 @@ def _operand_code(
     slow = partial(ex.exec_simple, cmd, plan)
     line = cmd.line
 
+    def general(fields: list[str], mark: int) -> int:
+        # (any number of fields but one, or an answer left to the builtin: its argv, its run)
+        argv = head + fields + tail
+        if len(argv) > sh.rt.limits.max_arguments:
+            expander.end_argv(argv)
+        return _general(ex, cmd, name, argv, mark)
+
     def operand_cmd() -> int:
         rt = sh.rt
         if (  # (begin inline, as in plain_builtin: two frames fewer per test)
@@ -510,10 +517,7 @@ def _operand_code(
             return ex.words_failed(e, mark)
         status = decide(fields[0]) if len(fields) == 1 and size <= sh.rt.limits.max_arguments else None
         if status is None:
-            argv = head + fields + tail
-            if len(argv) > sh.rt.limits.max_arguments:
-                expander.end_argv(argv)
-            return _general(ex, cmd, name, argv, mark)
+            return general(fields, mark)
         st.last_arg = last if last is not None else fields[0]
         if procs and len(procs) > mark:
             ex.pr.finish_procsubs(mark)
@@ -523,6 +527,21 @@ def _operand_code(
             ev.errexit_check(status)
         return status
 
+    # what a generated body writes in for it (funcgen._TEST): operand_cmd's work
+    op = texts[0] if j == 1 else texts[1]
+    comp.tests[operand_cmd] = {
+        "name": name,
+        "line": line,
+        "cmd": cmd,
+        "word": word,
+        "unquoted": _unquoted_operand(ex, cmd.words[j + 1]),
+        "decide": decide,
+        "op": op,
+        "other": texts[2 - j] if j != 1 else None,
+        "size": size,
+        "last": last,
+        "general": general,
+    }
     return operand_cmd
 
 
@@ -532,12 +551,9 @@ def _operand_fields(ex: Executor, word: A.Word) -> Callable[[], list[str]]:
     argv steps use them); a plain unquoted $x read in place (_unquoted_fields)."""
     expander = ex.expander
     parts = word.parts
-    if (
-        len(parts) == 1
-        and type(p0 := parts[0]) is A.Param
-        and (rest := unquoted_scalar_rest(expander, p0)) is not None
-    ):
-        return _unquoted_fields(ex, p0.name, rest)
+    unquoted = _unquoted_operand(ex, word)
+    if unquoted is not None:
+        return _unquoted_fields(ex, *unquoted)
     if (
         len(parts) == 1
         and type(p0 := parts[0]) is A.DQ
@@ -556,6 +572,21 @@ def _operand_fields(ex: Executor, word: A.Word) -> Callable[[], list[str]]:
         return out
 
     return param_fields
+
+
+def _unquoted_operand(
+    ex: Executor, word: A.Word
+) -> tuple[str, Callable[[Var | None, list[str]], None]] | None:
+    """For a plain unquoted `$x`, its name and unquoted_scalar_rest's way for what is not one plain
+    field (see _unquoted_fields); else None."""
+    parts = word.parts
+    if (
+        len(parts) == 1
+        and type(p0 := parts[0]) is A.Param
+        and (rest := unquoted_scalar_rest(ex.expander, p0)) is not None
+    ):
+        return p0.name, rest
+    return None
 
 
 def _unquoted_fields(

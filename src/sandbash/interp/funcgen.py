@@ -37,10 +37,13 @@ or one whose source would pass the Compiler's GEN_CHARS budget, keeps its closur
 from __future__ import annotations
 
 from ..expand.arith import generated_of
+from ..expand.segments import maybe_glob
 from ..syntax import ast as A
 from ..textcache import function_of
 from .loopgen import Writer, arith_text, block
+from .state import ONE_STATUS
 from .steps import NAMESPACE, RUNTIME, SHELL, VALUE_FN, VALUE_LOCAL, make_step
+from .variables import NOT_PLAIN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,6 +53,79 @@ BODY_HOT = 64  # calls of a body's compiled code before it is generated (Compile
 MAX_ITEMS = 32  # commands of a body's top-level list (and of the `if` commands written in)
 _IF_DEPTH = 4  # the deepest level an `if` is written in at (1: the top; Python nests 20 blocks)
 GEN_CHARS = 1 << 18  # characters of generated source a Compiler may make (about 2 MB of code)
+
+
+# `[ $x OP lit ]`, `test "$x" OP lit`, `[ -n "$x" ]` as fastbuiltins._operand_code's closure
+# ({code}) runs it, kept in step with it: {fields} sets `f` to the operand's fields (None: the one
+# plain field `v`), {decide} sets `s` from `v` (None: the builtin decides, as for any other count)
+_TEST = """\
+if not mode.plain or st.functions.get({name}) is not None or {name} in st.disabled_builtins:
+    s = {code}()
+else:
+    st.line = {line}
+    if not st.in_trap:
+        sh.current_command = {cmd}
+    b.commands += 1
+    if b.commands >= b.command_stop:
+        b.command_slow()
+    ex.last_cmdsub_status = None
+    mark = len(procs) if procs else 0
+    expander._arg_bytes = 0
+    if expander._held:
+        expander.give_back_fields()
+    try:
+        {fields}
+    except (ExpansionError, ArithError, AssignError) as e:
+        s = ex.words_failed(e, mark)
+    else:
+        if f is not None:
+            v = f[0] if len(f) == 1 else None
+        if v is not None and {size} <= rt.limits.max_arguments:
+            {decide}
+        else:
+            s = None
+        if s is None:
+            s = {general}(f if f is not None else [v], mark)
+        else:
+            st.last_arg = {last}
+            if procs and len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+            st.last_status = s
+            st.pipestatus = ONE_STATUS[s]
+            if s:
+                errexit_check(s)"""
+# the fields of a plain unquoted `$x` (fastbuiltins._unquoted_fields, kept in step with it)
+_UNQUOTED = """\
+        var = {first}
+        if var is None or var.attrs & NAMEREF:
+            var = {lookup}({var})
+        if (
+            var is not None
+            and type(var) is Var
+            and type(v := var.value) is str
+            and v
+            and len(v) <= CHARGE_FROM
+            and (v.isalnum() or not (" " in v or "\\t" in v or "\\n" in v or maybe_glob(v)))
+            and (
+                (
+                    (len({scopes}) == 1 or "IFS" not in {names})
+                    and ((g := {scopes}[0].get("IFS")) is None or (g.value == " \\t\\n" and not g.attrs & NAMEREF))
+                )
+                or {ifs}() == " \\t\\n"
+            )
+        ):
+            f = None
+        else:
+            f = []
+            {rest}(var, f)"""
+# what `v`, the one field, decides for these operators (the others: the test's own decide)
+_DECIDE = {
+    "=": "s = 0 if v == {other} else 1",
+    "==": "s = 0 if v == {other} else 1",
+    "!=": "s = 1 if v == {other} else 0",
+    "-n": "s = 0 if v else 1",
+    "-z": "s = 1 if v else 0",
+}
 
 
 class _Gen:
@@ -105,6 +181,8 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
             cmd_failed=ev.arith_cmd_failed,
             errexit_check=ev.errexit_check,
         )
+    if body.tests:  # (what a test written in names: operand_cmd's)
+        namespace.update(maybe_glob=maybe_glob, ONE_STATUS=ONE_STATUS, errexit_check=ev.errexit_check)
     if body.ifs:  # (what an `if` written in names: Compiler.if_cmd's closure's)
         namespace.update(finish=ex.pr.finish_procsubs, expansion_failed=ev.expansion_failed)
     return function_of(source, "<funcgen>", "body", namespace)
@@ -119,6 +197,7 @@ class _Body:
         self.declared: set[str] = set()  # (names an inline `local` of the top level made before)
         self.writer: Writer | None = None  # (`(( ))` written in: loopgen's statements)
         self.ifs = 0  # (`if` commands written in: a mark of their own each)
+        self.tests = 0  # (test commands written in: _TEST)
         self.count = 0  # (commands written in or called, nested ones too: MAX_ITEMS in all)
 
     def put(self, text: str, ind: int) -> None:
@@ -168,6 +247,11 @@ class _Body:
         shape = comp.shapes.get(code) if not item.background else None
         c = gen.const(code)
         if shape is None:
+            test = comp.tests.get(code) if not item.background else None
+            if test is not None:
+                self.tests += 1
+                self.put(self.test_source(c, test), ind)
+                return False
             self.put(f"s = {c}()", ind)
             return returns
         # the step's text, as its closure runs it, after the same run-mode test: not plain, the
@@ -181,6 +265,46 @@ class _Body:
         elif top and key[0] == "locals":
             self.declared.update(values["names"])  # type: ignore[arg-type]
         return returns
+
+    def test_source(self, code: str, test: dict[str, object]) -> str:
+        """_TEST for a test command whose closure is the constant `code` (fastbuiltins' values)."""
+        gen = self.gen
+        unquoted: tuple[str, object] | None = test["unquoted"]  # type: ignore[assignment]
+        if unquoted is not None:
+            var, rest = unquoted
+            ex = self.comp.ev.ex
+            store = ex.state.vars
+            env = ex.expander.env
+            fields = _UNQUOTED.format(
+                scopes=gen.const(store.scopes),  # (the store's own for good, as the closure holds them)
+                names=gen.const(store.local_names),
+                var=gen.const(var),
+                # (a name never computed as read: its innermost binding is lookup's)
+                first=f"{gen.const(store.scopes)}[-1].get({gen.const(var)})"
+                if var not in NOT_PLAIN
+                else "None",
+                lookup=gen.const(env.lookup),
+                ifs=gen.const(env.ifs),
+                rest=gen.const(rest),
+            ).lstrip()  # (its first line at the hole's place)
+        else:
+            fields = f"f = {gen.const(test['word'])}()"
+        op = test["op"]
+        other = test["other"]
+        how = _DECIDE.get(op) if type(op) is str else None
+        decide = (how or "s = {decide}(v)").format(other=gen.const(other), decide=gen.const(test["decide"]))
+        last = test["last"]
+        return _TEST.format(
+            name=gen.const(test["name"]),
+            code=code,
+            line=test["line"],
+            cmd=gen.const(test["cmd"]),
+            fields=fields,
+            size=test["size"],
+            decide=decide,
+            general=gen.const(test["general"]),
+            last="v" if last is None else gen.const(last),
+        )
 
     def if_cmd(self, node: A.If, ind: int) -> bool:
         """`if`/`elif`/`else` as Compiler.if_cmd's closure runs it: each condition's commands with

@@ -203,6 +203,7 @@ def test_an_if_chain_and_its_arith_are_written_in(compilers: list[compiler.Compi
     (body,) = _generated(compilers[0])
     names = body.__code__.co_names  # type: ignore[attr-defined]
     assert "errexit_ignored" in names and "arith_cmd" in names  # (the if and the (( )) inline)
+    assert "disabled_builtins" in names and "isalnum" in names  # (the `[ $r = 0 ]` inline)
     called = [v for v in body.__globals__.values() if getattr(v, "__name__", "") == "if_cmd"]  # type: ignore[attr-defined]
     assert not called
 
