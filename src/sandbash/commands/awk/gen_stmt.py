@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import ast as A
+from . import gen_loop
 from .analyze import Symbols
 from .codegen import _SCALAR_IN, _const_field, _unwrap, pure
 from .gen_builtins import BuiltinGen
@@ -44,6 +45,8 @@ class StmtGen(BuiltinGen):
         self.where = ""  # BEGIN main END BEGINFILE ENDFILE function
         self.stack: list[str] = []  # "loop", or the flag variable of an enclosing switch
         self.continued: set[str] = set()  # switches a `continue` leaves
+        self.in_loop = False  # generating _LOOP's body (gen_loop.py)
+        self.loop_ok = False  # and nothing in it needs the per-record path
 
     def emit(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -82,6 +85,7 @@ class StmtGen(BuiltinGen):
         if main:
             self.where = "main"
             self.py_function("def _MAIN():", lambda: self.main_body(main))
+            self.loop_function(main)
         return Generated(
             "\n".join(self.lines) + "\n",
             self.linemap,
@@ -91,6 +95,37 @@ class StmtGen(BuiltinGen):
             self.moves_input,
             kinds,
         )
+
+    def loop_function(self, main: list[A.Rule]) -> None:
+        """`_LOOP` (gen_loop.py) when the main rules allow it; `_MAIN` stays for the other paths."""
+        start = len(self.lines)
+        self.in_loop, self.loop_ok = True, True
+
+        def body() -> None:
+            self.globals.update(("V_NR", "V_FNR"))
+            for line in ("_r = None", "_f = None", "try:", "    for _r in _it:", "        if _cnt:"):
+                self.emit(line)
+            for name in ("V_NR", "V_FNR"):
+                self.emit(
+                    f"            {name} = ({name} if {name}.__class__ is float else _num({name})) + 1.0"
+                )
+            self.emit("        _f = None")
+            self.depth += 2
+            self.main_body(main)
+            self.depth -= 2
+            for line in ("finally:", "    if _r is not None:", "        _rt.set_record(_r)"):
+                self.emit(line)
+
+        try:
+            self.py_function(gen_loop.HEADER, body)
+        finally:
+            self.in_loop = False
+        done = gen_loop.rewrite(self.lines[start:]) if self.loop_ok else None
+        if done is None:
+            del self.lines[start:], self.linemap[start:]
+            return
+        self.lines[start:] = done[0]
+        self.values["_LOOPK"] = done[1]
 
     def rules_body(self, rules: list[A.Rule]) -> None:
         for r in rules:
@@ -389,7 +424,11 @@ class StmtGen(BuiltinGen):
         elif s.kind == "continue":
             self.gen_continue()
         elif s.kind == "next":
-            self.emit("return" if self.where == "main" else "raise _Next()")
+            if self.in_loop:
+                self.loop_ok = self.loop_ok and not self.stack  # (in a loop or switch: the per-record path)
+                self.emit("continue")
+            else:
+                self.emit("return" if self.where == "main" else "raise _Next()")
         else:  # nextfile
             if self.where == "BEGINFILE":
                 self.emit("raise _SkipFile()")

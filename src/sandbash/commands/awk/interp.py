@@ -7,7 +7,8 @@ from __future__ import annotations
 import errno
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from operator import length_hint
 from types import TracebackType
 
 from ...limits import LimitExceeded, LimitKind
@@ -315,9 +316,7 @@ class Interp(Runtime):
                 self._default_seps(s, seps)
         elif isinstance(sep, str) and sep == "":
             pieces = list(s)
-        elif (
-            isinstance(sep, str) and len(sep) == 1 and sep != "\\" and not (sep.isalpha() and self.icase_on())
-        ):
+        elif isinstance(sep, str) and len(sep) == 1 and sep != "\\":  # (not IGNORECASE's either, as gawk)
             pieces = s.split(sep) if s else []
             if seps is not None:
                 for i in range(1, len(pieces)):
@@ -704,6 +703,7 @@ class Interp(Runtime):
         how it is split, so records come a chunk at a time and only $0 is set."""
         ns = self.ns
         main = ns.get("_MAIN")
+        loop = ns.get("_LOOP")
         checkpoint = self.ctx.budget.checkpoint
         # NR and FNR are stored once the input ends (or a record's code raises) when nothing reads
         # them meanwhile: an END block that reads them names them too
@@ -724,6 +724,18 @@ class Interp(Runtime):
                 if self.cp_rounds >= 64:
                     self.check_arrays()
                 self.cur_split = str.split if self.splitter is split_default and not rd.odd else self.splitter
+                if main is None:  # (END alone: the records are only counted)
+                    nr, fnr = self.count_batch(batch, count_nr, nr, fnr)
+                    continue
+                if loop is not None:
+                    it = iter(batch)
+                    try:
+                        self.run_loop(loop, it, count_nr)
+                    finally:
+                        if not count_nr:  # the records done, the one that raised included
+                            nr += len(batch) - length_hint(it)
+                            fnr += len(batch) - length_hint(it)
+                    continue
                 for rec in batch:
                     if count_nr:
                         nr = ns["V_NR"]
@@ -745,6 +757,24 @@ class Interp(Runtime):
             if not count_nr:
                 ns["V_NR"] = nr
                 ns["V_FNR"] = fnr
+
+    def count_batch(self, batch: list[str], count_nr: bool, nr: float, fnr: float) -> tuple[float, float]:
+        ns = self.ns
+        if count_nr:
+            ns["V_NR"] = to_num(ns["V_NR"]) + len(batch)
+            ns["V_FNR"] = to_num(ns["V_FNR"]) + len(batch)
+        self.set_record(batch[-1])
+        return nr + len(batch), fnr + len(batch)
+
+    def run_loop(self, loop: Callable[..., None], it: Iterator[str], count_nr: bool) -> None:
+        """The main rules over a batch in one call of the generated `_LOOP` (gen_loop.py)."""
+        if self.cur_split is str.split:
+            sep, split = None, None
+        elif self.split_sep is not None and not self.paragraph and self.field_mode == "FS":
+            sep, split = self.split_sep, None
+        else:
+            sep, split = None, self.cur_split
+        loop(it, sep, self.ns.get("_LOOPK", 0), split, count_nr, self)
 
     def records(self, rd: Reader) -> None:
         ns = self.ns

@@ -351,7 +351,7 @@ def fs_splitter(
         return split_default
     if paragraph:
         # newline always separates fields in paragraph mode
-        if len(fs) == 1 and fs != "\\" and not (icase and fs.isalpha()):
+        if len(fs) == 1 and fs != "\\":  # (IGNORECASE leaves a one-character FS as it is, as gawk)
             sep = fs
 
             def split_para(rec: str) -> list[str]:
@@ -363,11 +363,17 @@ def fs_splitter(
         return _regex_splitter(compile_regex("(" + fs + ")|\n", icase, budget))
     if fs == "":
         return split_chars
-    if len(fs) == 1 and fs != "\\" and not (icase and fs.isalpha()):
-        return _literal_splitter(fs)
-    if fs == "\\":
-        return _literal_splitter("\\")
+    one = literal_separator(fs)
+    if one is not None:
+        return _literal_splitter(one)
     return _regex_splitter(compile_regex(fs, icase, budget))
+
+
+def literal_separator(fs: str) -> str | None:
+    """The character a value of FS (not " ") splits records at as plain text, outside paragraph
+    mode; None when it is a regex or empty. IGNORECASE leaves a one-character FS case-sensitive
+    (gawk 5.2: FS="a" does not split at "A", split()'s separator likewise)."""
+    return fs if len(fs) == 1 else None
 
 
 def fpat_splitter(fpat: str, icase: bool = False, budget: Budget | None = None) -> Splitter:

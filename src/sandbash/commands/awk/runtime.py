@@ -21,7 +21,14 @@ from ..context import Ctx
 from . import builtins as B
 from .fmt import FastPlan, FormatError, FormatFatal, format_values, num2str
 from .io import AwkFatal, IOManager
-from .records import Splitter, fieldwidths_splitter, fpat_splitter, fs_splitter, split_default
+from .records import (
+    Splitter,
+    fieldwidths_splitter,
+    fpat_splitter,
+    fs_splitter,
+    literal_separator,
+    split_default,
+)
 from .regex import Regex, RegexError, compile_regex
 from .sorting import gawk_order, sorted_keys
 from .subarrays import Subarrays
@@ -47,6 +54,7 @@ class Runtime:
         self.flds: list[Any] | None = []
         self.splitter: Splitter = split_default  # for the FS in effect
         self.cur_split: Splitter = split_default  # for the current record (str.split on clean input)
+        self.split_sep: str | None = None  # the FS in effect is this one character, as plain text
         self.fs_obj: object = None  # the FS value the splitter was made for
         self.fw_obj: object = UNINIT
         self.fpat_obj: object = UNINIT
@@ -98,8 +106,10 @@ class Runtime:
                 i = int(x)
                 if i == x:
                     return str(i)
-            f = self.ns["V_OFMT"]
-            return num2str(x, f if f.__class__ is str else "%.6g")
+            f = self.ns["V_OFMT"]  # (a strnum from -v OFMT=... too)
+            return num2str(
+                x, f if f.__class__ is str else self.to_str(f) if f.__class__ is not float else "%.6g"
+            )
         return v  # type: ignore[return-value]
 
     def n2s(self, x: float) -> str:
@@ -225,6 +235,7 @@ class Runtime:
                     raise AwkFatal(f"invalid FIELDWIDTHS value, for field 1, near `{self.to_str(fw)}'")
                 self.splitter = split
                 self.field_mode = "FIELDWIDTHS"
+                self.split_sep = None
                 self.fs_obj = ns["V_FS"]
                 return
             if fp is not self.fpat_obj:
@@ -234,6 +245,7 @@ class Runtime:
                 except RegexError as e:
                     raise AwkFatal(f"invalid regexp: {e}: /{self.to_str(fp)}/") from None
                 self.field_mode = "FPAT"
+                self.split_sep = None
                 self.fs_obj = ns["V_FS"]
                 return
         fs = ns["V_FS"]
@@ -243,6 +255,7 @@ class Runtime:
             return
         self.fs_obj = fs
         self.field_mode = "FS"
+        self.split_sep = None
         text = self.to_str(fs)
         if self.csv:
             from .records import split_csv
@@ -251,6 +264,8 @@ class Runtime:
             return
         try:
             self.splitter = fs_splitter(text, self.icase_on(), self.paragraph, self.ctx.budget)
+            if not self.paragraph and text != " ":
+                self.split_sep = literal_separator(text)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp: {e}: /{text}/") from None
 
@@ -417,18 +432,22 @@ class Runtime:
             r = rec()
             return Input(r) if rt.rec_input else r
 
+        def vcmpn(v: str, y: float) -> int | float:
+            # a field's text as read compared with a number
+            x = strnum_value(v)
+            if x is not None:
+                if x != x or y != y:
+                    return _NAN
+                return (x > y) - (x < y)
+            return cmpn(Input(v), y)
+
         def fcmpn(i: int, y: float) -> int | float:
             f = rt.flds
             if f is None:
                 f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]
             v = f[i - 1] if i <= len(f) else ""
             if v.__class__ is str:
-                x = strnum_value(v)
-                if x is not None:
-                    if x != x or y != y:
-                        return _NAN
-                    return (x > y) - (x < y)
-                return cmpn(Input(v), y)
+                return vcmpn(v, y)
             return cmpn(v if v.__class__ is not Plain else str(v), y)
 
         cstr = self.cmp_str
@@ -511,6 +530,9 @@ class Runtime:
                 "_scmp": self.scmp,
                 "_cmpn": cmpn,
                 "_fcmpn": fcmpn,
+                "_vcmpn": vcmpn,
+                "_In": Input,
+                "_nullf": empty,
                 "_fcs": fcs,
                 "_fmod": math.fmod,
                 "_dre": self.dynamic_regex,
@@ -577,6 +599,9 @@ class Runtime:
             f = rt.flds
             if f is None:
                 f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]
+            pflist(f, idx)
+
+        def pflist(f: list[Any], idx: tuple[int, ...]) -> None:
             n = len(f)
             out = []
             for i in idx:
@@ -634,6 +659,7 @@ class Runtime:
         ns.update(
             {
                 "_pfields": pfields,
+                "_pflist": pflist,
                 "_print1": print1,
                 "_printn": printn,
                 "_print_to": print_to,
