@@ -275,9 +275,10 @@ class Processes:
                 except KilledBySignal as k:
                     self.sh.killed_by = k.signal
                     return k.status
-        except LoopControl:
-            # a substitution inside a loop sees that loop (bash): `$(break)` ends the substitution
-            status = 0
+        except LoopControl as e:
+            # a substitution or a forked simple command inside a loop sees that loop (bash):
+            # `$(break)` ends the substitution with the builtin's status (`break 0`'s 1)
+            status = e.status
         if timed:
             self._report_time(time.monotonic() - t0, timed == 2)
         return self.sh.run_exit_trap(status)
@@ -522,6 +523,12 @@ class Processes:
             if timed and type(e) is not KilledBySignal and type(e) is not Replaced:
                 self._report_time(time.monotonic() - t0, node.time_posix)
             raise
+        except LoopControl as e:
+            # bash's break and continue only mark the loop to leave: the `!` still inverts the
+            # status it passes on (`while ! continue` ends that loop, `! break` in a body makes it 1)
+            if node.negate:
+                e.status = 0 if e.status else 1
+            raise
         finally:
             if tested:
                 st.errexit_ignored -= 1
@@ -629,8 +636,12 @@ class Processes:
                     child.state.debug_ran = ran  # (so the stage's own command runs it no more)
                 if not isinstance(cmd, A.SimpleCommand):
                     fresh_table(child)  # (bash runs a compound stage as a subshell of its own)
-                elif self.sh.rt.jobs:
-                    copied_table(child)  # (a simple one is forked: `jobs | cat` lists a copy)
+                else:
+                    # a simple one is forked, not made a subshell: it is still in the loop
+                    # (`continue | cat`), and `jobs | cat` lists a copy of the table
+                    child.state.loop_depth = st.loop_depth
+                    if self.sh.rt.jobs:
+                        copied_table(child)
                 if i == 0:
                     self.hand_over_args(child)
             if prev_reader is not None:
@@ -752,7 +763,10 @@ class Processes:
         st = self.state
         child = self.sh.fork(apart=True)
         child.subenv = 0
-        mark_nofork(child, _lone_simple(cmd), False)  # (`cmd &`: bash forks, then execs it)
+        lone = _lone_simple(cmd)
+        mark_nofork(child, lone, False)  # (`cmd &`: bash forks, then execs it)
+        if lone is not None:  # (forked, not a subshell: `continue &` still sees the loop)
+            child.state.loop_depth = st.loop_depth
         self.hand_over_args(child)
         if not st.opts["monitor"] and not st.stdin_redirected:
             child.state.fds[0] = NullStream()
