@@ -430,7 +430,7 @@ class Compiler:
             try:
                 if not mode.plain and _traced(st):
                     return slow()
-                st.line = st.ctx_line = line
+                st.compound_line(line, sh.rt.budget.commands)
                 if not mode.untraced and st.traps and not st.in_trap:  # (for an ERR or EXIT trap)
                     sh.current_command = header
                 try:

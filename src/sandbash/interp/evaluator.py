@@ -441,8 +441,8 @@ class Evaluator:
 
     def _arith_for(self, node: A.ArithFor) -> int:
         st = self.state
-        st.line = st.ctx_line = line = node.line
         sh = self.sh
+        st.compound_line(line := node.line, sh.rt.budget.commands)
         if self._arith_or_error(node.init) is None:  # (an empty part is 1, and traced as such)
             st.last_status = 1
             return 1
@@ -544,7 +544,7 @@ class Evaluator:
 
     def _exec_case(self, node: A.Case) -> int:
         st = self.state
-        st.line = st.ctx_line = node.line
+        st.compound_line(node.line, self.sh.rt.budget.commands)
         if st.traps or st.opts["xtrace"]:
             # the DEBUG trap's $BASH_COMMAND and the trace show the word as written ($'...'
             # decoded), the trace before the word expands (its `$( )` traces after it)
@@ -719,16 +719,17 @@ class Evaluator:
 
     def _exec_redirected(self, node: A.Redirected) -> int:
         st = self.state
-        if st.ctx_line:
-            st.line = st.ctx_line  # (bash names the line of the enclosing context, see ShellState.ctx_line)
         forked = isinstance(node.body, A.Subshell)
         if forked:
-            st.line = node.line  # (the child reports its own line)
+            st.line = node.line  # (the child reports its own line; bash's ERR trap sees it too)
+        elif st.ctx_line:
+            # bash names the line of the enclosing context (see ShellState.ctx_line)
+            st.compound_line(st.ctx_line, self.sh.rt.budget.commands)
         undo = self.rd.apply_redirects(node.redirs, forked=forked)
         if undo is None:
             st.last_status = self.rd.failure
             if node is not self.sh.negated:
-                self.errexit_check(st.last_status)
+                self._redirect_failed(forked)
             return st.last_status
         # background jobs inside keep this input instead of /dev/null (bash's stdin_redir)
         stdin = any(r.op in _STDIN_OPS and r.fd in (None, 0) and r.fd_var is None for r in node.redirs)
@@ -745,6 +746,25 @@ class Evaluator:
             self._subshell_died(child, node)
         st.pipestatus = [status]  # (what execute() sets for a `( )` of its own)
         return self._subshell_done(child, status)
+
+    def _redirect_failed(self, forked: bool) -> None:
+        """The ERR trap and `set -e` after a compound command's redirection failed. The trap sees
+        $LINENO as bash's line_number_for_err_trap: the line of the last simple command run (a
+        `( )` sets its own), not the line of the report or of a `for` or `case` that ran no
+        command since (ShellState.compound_line)."""
+        st = self.state
+        budget = self.sh.rt.budget
+        report, ctx = st.line, st.ctx_line
+        shown, kept, at = st.err_line
+        held = not forked and at == budget.commands and report == shown
+        if held:
+            st.line = kept
+        try:
+            self.errexit_check(st.last_status)
+        finally:
+            st.line, st.ctx_line = report, ctx
+            if held:  # (the trap's own commands do not count)
+                st.err_line = (shown, kept, budget.commands)
 
     # ------------------------------------------------------------ functions
 

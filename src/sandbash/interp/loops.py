@@ -205,7 +205,7 @@ def loop_words(ev: Evaluator, node: A.For | A.Select) -> list[str] | int:
     `in` list), or the status of the expansion error that ends the loop before it starts. What
     their expansion was charged is the loop's to give back (`Expander.take_fields`)."""
     st = ev.state
-    st.line = st.ctx_line = node.line
+    st.compound_line(node.line, ev.sh.rt.budget.commands)
     ev.expander.give_back_fields()  # (the last command's: the loop's own charge starts here)
     try:
         return list(st.positional) if node.words is None else ev.expander.words(node.words)

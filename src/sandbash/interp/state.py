@@ -415,6 +415,10 @@ class ShellState:
         # bash's line_number between simple commands: the end of the top-level command, or the line
         # of the for/case/select or function running (a compound command's redirection error names it)
         self.ctx_line = 0
+        # bash's line_number_for_err_trap after a compound command's redirection failed (set by
+        # simple commands, not by that report): the line the report set, the line before it, and
+        # the command count then (Evaluator._exec_redirected)
+        self.err_line = (0, 0, -1)
         self.stdin_redirected = 0  # compound commands running with their input redirected
         self.loop_depth = 0
         self.errexit_ignored = 0
@@ -615,6 +619,14 @@ class ShellState:
         return 0 <= set_depth <= len(self.frames) and all(
             f[0] in self.traced_funcs for f in self.frames[set_depth:]
         )
+
+    def compound_line(self, line: int, commands: int) -> None:
+        """A `for`, `select` or `case` (or a compound command's redirection report) sets $LINENO
+        and ctx_line to its line, but not bash's line_number_for_err_trap: `err_line` keeps that,
+        the line before, while no command (`commands`: the budget's count) ran since."""
+        shown, kept, at = self.err_line
+        self.err_line = (line, kept if at == commands and self.line == shown else self.line, commands)
+        self.line = self.ctx_line = line
 
     def mode_letter(self) -> str:
         return {"c": "c", "s": "s"}.get(self.mode, "")
