@@ -21,6 +21,7 @@ its top-level command list is generated here as the source of one function inste
   written as Compiler.if_cmd runs it: each condition's commands with `set -e` suspended, a
   returned status handed up at once, the process substitutions opened in it closed as it ends,
   an expansion error escaping it reported there; its lists' commands are written as the body's;
+- a two-part `a && b` / `a || b` list is written as Compiler.and_or runs it (compiler._guarded);
 - any other command calls its own closure, as the sequence would.
 
 Every inline statement first tests the run mode, as its closure does first: when the shell is not
@@ -240,6 +241,8 @@ class _Body:
                     return False
             if type(cmd) is A.If and ind < _IF_DEPTH and self.count + _size(cmd) <= MAX_ITEMS:  # type: ignore[arg-type]
                 return self.if_cmd(cmd, ind)  # type: ignore[arg-type]
+            if type(cmd) is A.AndOr and len(cmd.rest) == 1 and ind < _IF_DEPTH:  # type: ignore[attr-defined]
+                return self.and_or(cmd, ind)  # type: ignore[arg-type]
         mark = comp.returns
         code = comp.item(item)
         returns = comp.returns != mark
@@ -305,6 +308,33 @@ class _Body:
             general=gen.const(test["general"]),
             last="v" if last is None else gen.const(last),
         )
+
+    def and_or(self, node: A.AndOr, ind: int) -> bool:
+        """`a && b` or `a || b` as Compiler.and_or's closure runs it (compiler._guarded with a
+        second piece): `a` with `set -e` suspended, `b` when its status says so, a returned status
+        handed up at once, the status left in $?; the process substitutions opened in it closed
+        as it ends, an expansion error escaping it reported there. Whether it can end the body
+        with a `return`."""
+        self.ifs += 1
+        m = f"_m{self.ifs}"
+        ((op, second),) = node.rest
+        self.put(f"{m} = len(procs) if procs else 0\ntry:\n    st.errexit_ignored += 1\n    try:", ind)
+        ends = self.command(A.ListItem(node.first), ind + 2, False)
+        self.put("finally:\n    st.errexit_ignored -= 1", ind + 1)
+        if ends:
+            self.put("if s < 0:\n    return s", ind + 1)
+        self.put("if s == 0:" if op == "&&" else "if s != 0:", ind + 1)
+        self.count += 1
+        returns = self.command(A.ListItem(second), ind + 2, False)
+        if returns:
+            self.put("if s < 0:\n    return s", ind + 2)
+        self.put("st.last_status = s", ind + 1)
+        self.put(
+            f"except ExpansionError as e:\n    s = expansion_failed(e)\n"
+            f"finally:\n    if procs and len(procs) > {m}:\n        finish({m})",
+            ind,
+        )
+        return ends or returns
 
     def if_cmd(self, node: A.If, ind: int) -> bool:
         """`if`/`elif`/`else` as Compiler.if_cmd's closure runs it: each condition's commands with
