@@ -530,7 +530,10 @@ def store_read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: 
     if len(text) < CHARGE_FROM:
         # (a short line's fields are not held while they are made, as no short value is
         # charged one by one: CHARGE_FROM; the array charges them as it stores them)
-        sh.va.set_values(array, _fields(text, escaped, ifs, limit), by_builtin=True)
+        fields = _fields(text, escaped, ifs, limit)
+        va = sh.va
+        if not va.push_values(array, fields, False):  # (set_values' first way, its frame saved)
+            va.set_values(array, fields, by_builtin=True)
         return
     with MemoryHold(sh.rt.budget) as held:
         held.charge(most_fields(text, ifs, limit + 1) * READ_FIELD_BYTES + len(text))

@@ -168,6 +168,9 @@ _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS"})
 OPTION_VARS = frozenset({"SHELLOPTS", "BASHOPTS"})
 # the call stack arrays: `FUNCNAME=x` does nothing (no message, status 0), as in bash
 _NOASSIGN = NOASSIGN
+# the largest new array push_values charges as one change with the old one's release (a scalar's
+# way), not made beside it first: a transient of at most this many bytes (see CHARGE_FROM)
+SMALL_ARRAY_BYTES = 16 * 1024
 # dynamic variables that stay dynamic when assigned (the value seeds or offsets them, or is
 # ignored), until `unset` takes their special meaning away for good, as in bash
 _STAYS_DYNAMIC = frozenset(
@@ -1512,24 +1515,42 @@ class Variables:
         count checked and the memory charged before anything is stored. False (nothing done):
         any other variable (set_array's way, which reports what it refuses)."""
         vars_ = self.state.vars
-        i, found = vars_.find_scope(name)
+        scopes = vars_.scopes
+        if name not in vars_.local_names:  # (VarStore.find_scope's globals case, inline)
+            scope = scopes[0]
+            found = scope.get(name)
+        else:
+            i, found = vars_.find_scope(name)
+            scope = scopes[i]
         if found is None or found.attrs & ~(ARRAY | EXPORT) or name in _NOASSIGN:
             return False
         arr = found.value
         if type(arr) is not IndexedArray:
             return False
+        limit = self.sh.rt.limits.max_array_elements  # (Shell.check_array inline)
+        n = elements_bytes(values)
         if append:
-            self.sh.check_array(len(arr) + len(values))
-            n = elements_bytes(values)
-            _charge(vars_, vars_.scopes[i], n)
+            if len(arr) + len(values) > limit:
+                raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
+            if n:
+                vars_.charge(scope, n)
             arr.extend(values, n)
         else:
-            self.sh.check_array(len(values))
-            # the new array is charged before it is made (the old one is alive until replaced)
-            n = elements_bytes(values)
-            _charge(vars_, vars_.scopes[i], n)
-            found.value = IndexedArray(values, n)
-            _charge(vars_, vars_.scopes[i], -arr.nbytes)
+            if len(values) > limit:
+                raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
+            old = arr.nbytes
+            if n <= SMALL_ARRAY_BYTES:
+                # a small array (`read -a` of a line, `a=(x y z)` in a loop) charged as a scalar
+                # is: the change, once, before the new one is made
+                if n != old:
+                    vars_.charge(scope, n - old)
+                found.value = IndexedArray(values, n)
+            else:
+                # the new array is charged before it is made (the old one is alive until replaced)
+                vars_.charge(scope, n)
+                found.value = IndexedArray(values, n)
+                if old:
+                    vars_.charge(scope, -old)
         found.attrs |= ARRAY
         return True
 
