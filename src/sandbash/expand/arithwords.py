@@ -275,11 +275,8 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
     )
     literal = sum(len(step) for step in steps if type(step) is str)
 
-    def template_eval() -> int:
-        try:
-            values = [get() for get in getters]
-        except (ArithError, ArithAssignError) as e:
-            raise nested_error(e) from None
+    def evaluate(values: list[str | int]) -> int:
+        """The expression with the expansions' values, each expanded once already."""
         numbers: list[int | str] = []
         keys = 0  # the length of the whole subscripts given as text (see template_fn)
         for v, q in zip(values, quoted, strict=True):
@@ -313,7 +310,41 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
             _name_numbers(e, {n: str(v) for n, v in zip(names, numbers, strict=True)})
             raise
 
-    return template_eval
+    def template_eval() -> int:
+        try:
+            values = [get() for get in getters]
+        except (ArithError, ArithAssignError) as e:
+            raise nested_error(e) from None
+        return evaluate(values)
+
+    if len(getters) != 2:
+        return template_eval
+    first, second = getters
+    pair = names[0], names[1]
+
+    def two_slots() -> int:
+        # (`$((c + ${#f[@]} + ${f[2]}))`, `$(( $a * $b ))`: template_eval without its lists when
+        # both values are numbers or plain decimals; anything else, its way with them)
+        try:
+            a = first()
+            b = second()
+        except (ArithError, ArithAssignError) as e:
+            raise nested_error(e) from None
+        if isinstance(a, str):
+            if not (len(a) < 19 and a.isdigit() and a.isascii() and (a[0] != "0" or len(a) == 1)):
+                return evaluate([a, b])
+            a = int(a)
+        if isinstance(b, str):
+            if not (len(b) < 19 and b.isdigit() and b.isascii() and (b[0] != "0" or len(b) == 1)):
+                return evaluate([a, b])
+            b = int(b)
+        try:
+            return slots(compiled_tpl, (a, b))
+        except ArithError as e:
+            _name_numbers(e, {pair[0]: str(a), pair[1]: str(b)})
+            raise
+
+    return two_slots
 
 
 def _name_numbers(e: ArithError, values: dict[str, str]) -> None:
