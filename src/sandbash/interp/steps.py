@@ -121,6 +121,9 @@ NAMESPACE: dict[str, object] = {
 }
 
 _MAKERS_MAX = 256  # factories kept (one per key; past it the table starts again)
+# a closure's scalar stores write store_plain's common case out (make_step's `inline`); the tests
+# that compare the short path with set_var's general way turn it off (clearing _MAKERS)
+CLOSURE_STORES_INLINE = True
 _UNROLL = 4  # names of a checked `local` made one by one inline (more: VarStore.declare_each)
 
 
@@ -165,7 +168,8 @@ def closure(ex: Executor, key: tuple[object, ...], slow: Code, values: dict[str,
     """The closure of the Step `key` names, with its holes' `values` (compiler.py)."""
     made = _MAKERS.get(key)
     if made is None:
-        step = make_step(key)
+        inline = CLOSURE_STORES_INLINE
+        step = make_step(key, inline=inline and key[0] == "scalar", closure=inline)
         made = (step, step.factory())
         if len(_MAKERS) >= _MAKERS_MAX:
             _MAKERS.clear()
@@ -181,14 +185,16 @@ def _indent(text: str, n: int) -> str:
     return "".join(pad + line + "\n" for line in text.splitlines())
 
 
-def make_step(key: tuple[object, ...], inline: bool = False) -> Step:
+def make_step(key: tuple[object, ...], inline: bool = False, closure: bool = False) -> Step:
     """The Step of `key`: ("local", value), ("locals", checked, values...), ("scalar", value,
     store, append), ("arith",) or ("return", dollar), where a value is None (no value), VALUE_FN
     or VALUE_POSITIONAL.
-    `inline` (a generated body's, funcgen): the common case of VarStore.declare_local and of
-    Variables.store_plain written out before the call to them, for a name known now; a closure
-    calls them (and so the spec tables, run generated and with SANDBASH_NO_FUNCGEN=1, compare
-    the written-out common cases with the methods)."""
+    `inline` (a generated body's, funcgen; a closure's for a scalar): the common case of
+    VarStore.declare_local and of Variables.store_plain written out before the call to them, for
+    a name known now. `closure` (compiler.py's closures): an arith step's store written out too
+    (`x=$(( ... ))`). A `local` closure calls declare_local; the tree walker calls the methods
+    (and so the spec tables, run compiled and with SANDBASH_TREE_WALKER=1, compare the
+    written-out common cases with the methods)."""
     kind = key[0]
     if kind == "local":
         return _local_one(key[1], inline)  # type: ignore[arg-type]
@@ -197,7 +203,7 @@ def make_step(key: tuple[object, ...], inline: bool = False) -> Step:
     if kind == "scalar":
         return _scalar(key[1], bool(key[2]), bool(key[3]), inline)  # type: ignore[arg-type]
     if kind == "arith":
-        return _arith_scalar()
+        return _arith_scalar(closure)
     if kind == "return":
         return _return(bool(key[1]))
     raise ValueError(f"no step {kind!r}")
@@ -461,11 +467,15 @@ def _store_plain(name: str, v: str) -> str:
     )
 
 
-def _arith_scalar() -> Step:
+def _arith_scalar(inline: bool) -> Step:
     """`NAME=$(( TEXT ))` of a name not special: its ArithAssign's generated function (`hot`)
     evaluates and stores it, called here with the shared evaluator `aev` while that is free and
     max_string_length has room for any number (its own closure's tests: arith.ArithAssign); else
-    its `cold()` gives the number, stored here."""
+    its `cold()` gives the number, stored here (`inline`: store_plain's common case written out
+    first)."""
+    stored = "if not {store}({name}, v, False):\n    {set_var}({name}, v)\n"
+    if inline:
+        stored = _store_plain("{name}", "v") + "el" + stored
     text = (
         "try:\n"
         "    hot = {assign}.hot\n"
@@ -475,9 +485,7 @@ def _arith_scalar() -> Step:
         "        number = {assign}.cold()\n"
         "    if number is not None:\n"
         "        v = str(number)\n"
-        "        remember(v, number)  # (as text_fn: read back without parsing)\n"
-        "        if not {store}({name}, v, False):\n"
-        "            {set_var}({name}, v)\n"
+        "        remember(v, number)  # (as text_fn: read back without parsing)\n" + _indent(stored, 8)
     ) + _ASSIGNED
     return Step("scalar", text, ("name", "set_var", "store", "assign", "aev"), " and assignment_changed(st)")
 

@@ -133,3 +133,46 @@ def test_a_large_array_is_made_beside_the_one_it_replaces(walker: bool, spelling
         with pytest.raises(ExecutionLimitError) as info:
             Bash().exec(make + f"a=(); {spelling}; {spelling}; echo ok", limits={"max_memory": 11 * MB})
     assert info.value.limit == "max_memory"
+
+
+# scalar stores a compiled closure writes out (steps._store_plain): values growing, shrinking,
+# wide, of an exported, a local, a new, an integer, a readonly, a nameref'd, an array variable,
+# under `set -a`, an arithmetic store of literal text and of a template
+SCALARS = [
+    'v=; for ((i=0; i<300; i++)); do v=x$i; done; echo "$v"',
+    'v=long; for ((i=300; i>0; i--)); do v=${v:1}$i; v=é$i; done; echo "$v"',
+    'export v=1; for ((i=0; i<300; i++)); do v=$((i * 7)); done; echo "$v"; env | grep "^v="',
+    'f() { local v=0 i; for ((i=0; i<300; i++)); do v="$v$i"; v=${v: -5}; done; echo "$v"; }; f',
+    'for ((i=0; i<300; i++)); do unset n; n=$i; done; echo "$n"',
+    'declare -i v=1; for ((i=0; i<300; i++)); do v=i+1; done; echo "$v"',
+    'readonly r=1; for ((i=0; i<3; i++)); do r=$i; echo "st=$?"; done 2>&1',
+    'declare -n ref=tgt; for ((i=0; i<300; i++)); do ref=t$i; done; echo "$tgt"',
+    "a=(1 2); for ((i=0; i<300; i++)); do a=$i; done; declare -p a",
+    'set -a; for ((i=0; i<300; i++)); do w=$i; done; set +a; env | grep "^w="',
+    'c=0; f=(a b 7); for ((i=0; i<300; i++)); do c=$((c + ${#f[@]} + ${f[2]})); d=$((c % 7)); done; echo "$c $d"',
+    'for ((i=0; i<300; i++)); do v=$((i % 3 ? 1 : 2)); done; echo "$v"',
+]
+
+
+@pytest.mark.parametrize("script", SCALARS)
+def test_scalar_stores_compiled_as_walked(script: str) -> None:
+    results = []
+    for walker in (False, True):
+        with walking(walker):
+            sess = Bash().session()
+            sess.exec("unset v n r w tgt a c d f i")
+            base = held(sess)
+            r = sess.exec(script)
+            after = held(sess) - base
+        results.append((r.stdout, r.stderr, r.exit_code, after))
+    assert results[0] == results[1]
+    assert results[0][2] == 0 or "readonly" in script
+
+
+@pytest.mark.parametrize("walker", [False, True])
+def test_a_scalar_store_over_max_string_length_ends_where_it_did(walker: bool) -> None:
+    script = "v=; w=$(printf '%0100d' 0); for ((i=0; i<300; i++)); do v=$v$w; done; echo no"
+    with walking(walker), pytest.raises(ExecutionLimitError) as info:
+        Bash().exec(script, limits={"max_string_length": 10_000})
+    assert info.value.limit == "max_string_length"
+    assert info.value.result.stdout == ""
