@@ -10,6 +10,9 @@ the deadline at 975 MB. A line now stays charged while the command holds it, wit
 copy (`batch_charge`); whole-input reads charge the parts and their joined copy (`read_all`).
 awk's record reader appended a chunk at a time to a growing buffer and searched it from the start
 each time (quadratic: a 20 MB line took 4 s, with `RS=z+` 24 s; 200 MB outlived the deadline).
+sed's `N`, `G` and `H` made a new copy of the whole pattern or hold space a line (quadratic: the
+join-lines idiom `sed ':a;N;$!ba;s/\n/ /g'` took 7 s over 100,000 lines, GNU 0.03 s) and held
+them uncharged: they grow in place now, charged to max_memory.
 
 Rows run in a forked child (secharness: peak RSS watched, RLIMIT_AS) with the default profile.
 """
@@ -52,6 +55,13 @@ COMMANDS = {
     "python-buffer-read": "python3 -c 'import sys; print(len(sys.stdin.buffer.read()))'",
 }
 
+# lines of a thousand characters gathered into one pattern or hold space without end
+KILO = "yes $(printf 'x%.0s' {1..1000}) | "
+SPACES = {
+    "sed-N-loop-without-end": KILO + "sed ':a;N;ba' | wc -c",
+    "sed-H-without-end": KILO + "sed -n 'H;$!d;x;p' | wc -c",
+}
+
 CASES = [
     param(
         f"{name}-200-megabyte-line",
@@ -61,6 +71,9 @@ CASES = [
         expect=MEM,
     )
     for name, cmd in sorted(COMMANDS.items())
+] + [
+    param(name, script, timeout=60, profile="default", expect=("max_memory", "max_string_length"))
+    for name, script in sorted(SPACES.items())
 ]
 
 
@@ -93,6 +106,9 @@ RESULTS = {
         "40000000\n",
     ),
     "lua-read-all": (MID + "lua -e 'print(#io.read(\"a\"))'", "20000000\n"),
+    # 300,000 lines joined by sed's idioms: linear (the copy a line took over a minute)
+    "sed-join-lines": ("seq 1 300000 | sed ':a;N;$!ba;s/\\n/ /g' | wc -c", "1988895\n"),
+    "sed-hold-lines": ("seq 1 300000 | sed -n 'H;${x;s/\\n/,/g;p}' | wc -c", "1988896\n"),
     "python-read": (MID + "python3 -c 'import sys; print(len(sys.stdin.read()))'", "20000000\n"),
 }
 
