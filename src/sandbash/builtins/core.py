@@ -483,13 +483,7 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
     if not args:
         return 0
     if mode:
-        found = False  # bash: success when any name is found
-        for name in args:
-            if describe(sh, name, "v" if mode == "v" else "V", all_=False, std_path=std):
-                found = True
-            elif mode == "V":
-                sh.builtin_error("command", f"{name}: not found")
-        return 0 if found else 1
+        return sh.run_unchecked(lambda: _command_describe(sh, args, mode, std))
     st = sh.state
     st.command_builtin = True  # (read by the special builtin it runs, reset for what that runs)
     try:
@@ -497,6 +491,16 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
         return untested(sh, lambda: sh.ex.dispatch(args, None, (), no_functions=True, path=path))
     finally:
         st.command_builtin = False
+
+
+def _command_describe(sh: Shell, args: list[str], mode: str, std: bool) -> int:
+    found = False  # bash: success when any name is found
+    for name in args:
+        if describe(sh, name, "v" if mode == "v" else "V", all_=False, std_path=std):
+            found = True
+        elif mode == "V":
+            sh.builtin_error("command", f"{name}: not found")
+    return 0 if found else 1
 
 
 @builtin("builtin")
@@ -961,6 +965,10 @@ def _symbolic_umask(mask: int) -> str:
 
 @builtin("caller")
 def bi_caller(sh: Shell, argv: list[str]) -> int:
+    return sh.run_unchecked(lambda: _caller(sh, argv))
+
+
+def _caller(sh: Shell, argv: list[str]) -> int:
     # bash reads the call-stack arrays; under `bash -c` the top level has no BASH_SOURCE entry
     # (`caller` then shows NULL and `caller 0` from a function it called fails)
     stack = sh.va.call_stack()

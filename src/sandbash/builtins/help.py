@@ -258,25 +258,30 @@ def run_help(sh: Shell, argv: list[str]) -> int:
     form = next((c for c in "dms" if opts.has(c)), "")  # bash: -d before -m before -s
     names = opts.args
     if not names:
-        from ..interp.loops import c_atoi
-
-        topics = _topics(sh, disabled=True)
-        entries = [(text, name not in sh.state.disabled_builtins) for name, text in topics.items()]
-        columns = c_atoi(sh.get_str("COLUMNS") or "")
-        sh.out(HEADER + listing(entries, columns if columns > 0 else 80, not sh.locale_bytes()))
-        commands = _commands(sh)
-        sh.out("\nCommands (in /usr/bin): `help COMMAND' or `COMMAND --help' shows a command's options.\n")
-        sh.out("\n".join(_wrap(commands)) + "\n")
-        gate = sh.rt.policy_gate
-        if gate is not None:
-            _, remediation, denied = gate.listing(set(commands) | _denied_candidates(sh))
-            if remediation:
-                sh.out("Commands needing remediation mode: " + " ".join(remediation) + "\n")
-            if denied:
-                sh.out("Commands denied by policy: " + " ".join(denied) + "\n")
-            sh.out("".join(line + "\n" for line in gate.host_help()))  # host mode: services, elevation
-        return 0
+        return sh.run_unchecked(lambda: _help_listing(sh))
     return _help_topics(sh, names, form)
+
+
+def _help_listing(sh: Shell) -> int:
+    """`help` with no name: every builtin's synopsis, then the sandbox's commands."""
+    from ..interp.loops import c_atoi
+
+    topics = _topics(sh, disabled=True)
+    entries = [(text, name not in sh.state.disabled_builtins) for name, text in topics.items()]
+    columns = c_atoi(sh.get_str("COLUMNS") or "")
+    sh.out(HEADER + listing(entries, columns if columns > 0 else 80, not sh.locale_bytes()))
+    commands = _commands(sh)
+    sh.out("\nCommands (in /usr/bin): `help COMMAND' or `COMMAND --help' shows a command's options.\n")
+    sh.out("\n".join(_wrap(commands)) + "\n")
+    gate = sh.rt.policy_gate
+    if gate is not None:
+        _, remediation, denied = gate.listing(set(commands) | _denied_candidates(sh))
+        if remediation:
+            sh.out("Commands needing remediation mode: " + " ".join(remediation) + "\n")
+        if denied:
+            sh.out("Commands denied by policy: " + " ".join(denied) + "\n")
+        sh.out("".join(line + "\n" for line in gate.host_help()))  # host mode: services, elevation
+    return 0
 
 
 def _help_topics(sh: Shell, patterns: list[str], form: str) -> int:

@@ -92,7 +92,7 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
         usage(sh, "kill")
         return 2
     if "list" in parsed:
-        return _list_signals(sh, args)
+        return sh.run_unchecked(lambda: _list_signals(sh, args))
     sigspec = parsed.get("signal", "TERM")
     sig = signal_number(sigspec)
     if sig is None:

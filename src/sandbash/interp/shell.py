@@ -366,11 +366,31 @@ class Shell:
         store.charge(scope, value_size(text) - (value_size(old.value) if old is not None else -VAR_OVERHEAD))
         scope["BASH_EXECUTION_STRING"] = Var(text, 0)
 
+    # set while a builtin runs that bash prints with stdio and never checks (`help` with no name,
+    # `kill -l`, `caller`, `command -v`/`-V`: no sh_chkwrite): a write that fails is dropped and the
+    # status stays the builtin's own (run_unchecked)
+    writes_unchecked = False
+
+    def run_unchecked(self, fn: Callable[[], int]) -> int:
+        """`fn()` with writes_unchecked set."""
+        saved = self.writes_unchecked
+        self.writes_unchecked = True
+        try:
+            return fn()
+        finally:
+            self.writes_unchecked = saved
+
     def out(self, text: str) -> None:
         stream = self.io.get(1)
         if stream is None or not stream.writable:
+            if self.writes_unchecked:
+                return
             raise StreamError(9, "Bad file descriptor")  # the builtin reports a write error
-        stream.write(text.encode("utf-8", "surrogateescape"))
+        try:
+            stream.write(text.encode("utf-8", "surrogateescape"))
+        except StreamError:
+            if not self.writes_unchecked:
+                raise
 
     # ------------------------------------------------------------ messages
 
