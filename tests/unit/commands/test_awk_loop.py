@@ -37,6 +37,32 @@ COLONS = "".join(f"a{i % 3}:{i}::{'x' if i % 2 else ''}:{i % 4}\n" if i % 9 else
 TABS = "".join(f"{i}\t{'' if i % 3 else 'x y'}\t{i % 5}\n" for i in range(9000))
 ODD = "".join(f"a\v{i}\rb {i % 3}\x0c c\n" for i in range(3000))
 SMALL = "1 one\n2 two\n3 three\n"
+HEADS = "".join(
+    f"k:{h}\n"
+    for h in (
+        "12 ms",
+        "-.5 x",
+        "1e3 y",
+        "1e x",
+        "0x1A z",
+        "+ 5",
+        ". 5",
+        "1_000 x",
+        "inf x",
+        "+inf x",
+        "-nan y",
+        " 7 z",
+        "3. x",
+        "5\tx y",
+        "-0 q",
+        "1.2.3 x",
+        "+3e-2 a b",
+        "007 b",
+        "12",
+        "1e400 big",
+        "9" * 30 + " x",
+    )
+)
 
 LOOPED = [
     # constant fields as text, numbers, values and truth values
@@ -89,6 +115,9 @@ LOOPED = [
     case("{ print $2, $3 }", stdin=ODD),
     case("$2 == 1 { n++ } END { print n }", stdin=ODD),
     case("-v", "RS=\n", "{ print $1 }", stdin=LOG),
+    # a field's numeric prefix before a space, and the heads that are not one
+    case("-F:", "{ t += $2; print $2 + 0 } END { print t }", stdin=HEADS),
+    case("-F:", "{ print ($2 < 5), ($2 == 12) }", stdin=HEADS),
     # number formats and output settings
     case("-v", "CONVFMT=%.2g", "{ a[$4 * 1.01]++ } END { for (k in a) n++; print n }", stdin=LOG),
     case("-v", "OFS=-", "-v", "ORS=|", "{ print $1, $2 }", stdin=SMALL),

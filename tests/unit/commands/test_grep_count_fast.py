@@ -66,6 +66,12 @@ COUNT_ARGVS = [
     ["-c", "-w", "-e", "ERROR", "-e", "WARN"],
     ["-c", "-e", "ERROR", "-e", "WARN"],
     ["-vc", "-e", "ERROR", "-e", "WARN"],
+    ["-vc", "-e", "ERROR", "-e", "x", "-e", "w1"],
+    ["-vc", "-E", "ERROR|WARN|plain"],
+    ["-vc", "-e", "ERROR", "-e", ""],
+    ["-vc", "-m", "5", "-e", "ERROR", "-e", "WARN"],
+    ["-vl", "-e", "ERROR", "-e", "WARN"],
+    ["-vL", "-e", "ERROR", "-e", "ok"],
     ["-c", "-E", "ERROR|WARN"],
     ["-c", "ERROR\\|warn"],
     ["-c", "ERROR|WARN"],
@@ -104,6 +110,13 @@ PRINT_ARGVS = [
     ["-vi", "error"],
     ["-e", "ERROR", "-e", "WARN"],
     ["-v", "-e", "ERROR", "-e", "WARN"],
+    ["-v", "-e", "ERROR", "-e", "x", "-e", "w1"],
+    ["-v", "-F", "-e", "WARN", "-e", "ERROR", "-e", "ok"],
+    ["-v", "-E", "ERROR|WARN|plain"],
+    ["-v", "ERROR\\|ok"],
+    ["-v", "-e", "", "-e", "WARN"],
+    ["-v", "-e", "ERROR", "-e", "\xc3"],
+    ["-v", "-e", "t", "-e", "\u00e9"],
     ["-E", "ERROR|warn"],
     ["-F", "-e", "ERR", "-e", "R"],
     ["-i", "-e", "error", "-e", "warn"],
@@ -193,6 +206,7 @@ BLOCK_ARGVS = [
     ["-c", "\\r"],
     ["-zc", "a"],
     ["-c", "-P", "E.R"],
+    ["-vc", "-e", "ERROR", "-e", "WARN"],
 ]
 
 
@@ -219,6 +233,7 @@ BLOCK_PRINT_ARGVS = [
     ["-z", "ERROR"],
     ["-vz", "a"],
     ["-h", "-e", "ERROR", "-e", "warn"],
+    ["-v", "-e", "ERROR", "-e", "warn"],
 ]
 
 
@@ -530,3 +545,30 @@ def test_context_lines_charge_the_budget() -> None:
         with pytest.raises(LimitExceeded) as e:
             run_command(argv, b"x\ny\n" * 5000, limits=tight)
         assert e.value.kind == LimitKind.MAX_WORK, argv
+
+
+def test_several_texts_under_v_test_each_line_only_where_most_lines_hold_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # -v -e A -e B: one `in` pass per text over the lines of a chunk where at least half of them
+    # hold a text; the hop from hit to hit elsewhere (both compared with GNU in the tables above)
+    taken: list[bool] = []
+    original = Searcher._texts_absent
+
+    def spy(self: Searcher, buf: bytes, start: int, end: int) -> list[bytes] | None:
+        lines = original(self, buf, start, end)
+        taken.append(lines is not None)
+        return lines
+
+    monkeypatch.setattr(Searcher, "_texts_absent", spy)
+    dense = b"a ERROR\nb WARN\nc\n" * 1000
+    sparse = b"plain\n" * 3000 + b"ERROR\n"
+    for argv, data, out, line_pass in (
+        (["grep", "-v", "-e", "ERROR", "-e", "WARN"], dense, b"c\n" * 1000, True),
+        (["grep", "-vc", "-e", "ERROR", "-e", "WARN"], dense, b"1000\n", True),
+        (["grep", "-vc", "-e", "ERROR", "-e", "WARN"], sparse, b"3000\n", False),
+        (["grep", "-v", "-e", "ERROR", "-e", "WARN"], sparse, b"plain\n" * 3000, False),
+    ):
+        taken.clear()
+        assert run_command(argv, data).stdout == out
+        assert taken and all(t == line_pass for t in taken)

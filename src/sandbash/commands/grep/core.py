@@ -665,6 +665,9 @@ class Searcher:
         at most `want` when it is positive (-q, -l, -L, -m); -v: the lines less those that match."""
         if not self.o.invert:
             return self._count_matching(buf, start, end, want)
+        absent = self._texts_absent(buf, start, end)
+        if absent is not None:
+            return min(len(absent), want) if want > 0 else len(absent)
         n = buf.count(b"\n", start, end) + (1 if end > start and buf[end - 1] != 0x0A else 0)
         n -= self._count_matching(buf, start, end, 0)
         return min(n, want) if want > 0 else n
@@ -733,6 +736,23 @@ class Searcher:
         firsts = buf.count(lit[0:1], start, stop)
         hits = buf.count(lit, start, stop) if firsts else 0
         return 4 * size + 100 * firsts < 39 * size // (len(lit) + 1) + 2500 * hits
+
+    def _texts_absent(self, buf: bytes, start: int, end: int) -> list[bytes] | None:
+        """-v with several plain texts (not -i, not -w): the lines of buf[start:end] that hold none,
+        by one `in` pass per text over the lines left, when at least half the lines hold one (judged
+        on the chunk's first 64 KiB, as _dense); None otherwise, when hopping from hit to hit costs
+        less than a test of every line."""
+        texts = self.o.literals
+        if texts is None or not self.o.invert or self.o.fold or self.o.word:
+            return None
+        stop = min(end, start + _SAMPLE)
+        hits = sum(buf.count(t, start, stop) for t in texts)
+        if hits * 2 < buf.count(b"\n", start, stop) + 1:
+            return None
+        rest = self._lines(buf, start, end)
+        for text in texts:
+            rest = [ln for ln in rest if text not in ln]
+        return rest
 
     def _texts_finder(self, buf: bytes, end: int) -> Callable[[int], int] | None:
         """For several plain texts, or one with -i: a function from a position in buf[:end]
@@ -879,6 +899,13 @@ class Searcher:
         many (with a literal, possibly fewer but never 0 when some were)."""
         eol = self.o.eol
         lit = self.o.literal
+        absent = self._texts_absent(buf, start, end)
+        if absent is not None:
+            if absent:
+                absent.append(b"")
+                self.write(eol.join(absent))
+                self.printed_something = True
+            return len(absent) - 1 if absent else 0
         hit = self._texts_finder(buf, end)
         if lit is not None or hit is not None:
             runs = (
