@@ -239,3 +239,27 @@ def test_the_loop_still_hits_the_limits(prog: str, limit: str) -> None:
     with pytest.raises(LimitExceeded) as info:
         run_command(["awk", prog], stdin=stdin, limits=limits)
     assert info.value.limit == limit
+
+
+def test_a_number_before_a_space_reads_as_its_whole_prefix() -> None:
+    # str2num's head path (a decimal head, then a space) gives what float() of the whole string, then
+    # the numeric-prefix scan when that fails, gives
+    from itertools import product
+
+    from sandbash.commands.awk.values import _slow_str2num, str2num
+
+    def reference(s: str) -> float:
+        try:
+            v = float(s)
+        except ValueError:
+            return _slow_str2num(s)
+        return v if v - v == 0.0 and "_" not in s else _slow_str2num(s)
+
+    pieces = ["", "1", "12", "-", "+", ".", "e", "5", "0x", "inf", "_", "\t", "\xa0", "x", "e-", "0"]
+    seen = 0
+    for a, b, c, tail in product(pieces, pieces, pieces, [" ", " x", "  7", " \t1"]):
+        s = a + b + c + tail
+        x, y = str2num(s), reference(s)
+        assert x == y or (x != x and y != y), s
+        seen += 1
+    assert seen == 16**3 * 4

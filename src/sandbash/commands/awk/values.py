@@ -82,6 +82,10 @@ class Plain(str):
 Value = float | str
 
 
+_HEAD_FIRST = frozenset("0123456789+-.")
+_HEAD_LAST = frozenset("0123456789.")
+
+
 def _slow_str2num(s: str) -> float:
     m = _NUM_PREFIX.match(s)
     if m is None:
@@ -99,6 +103,16 @@ def _slow_str2num(s: str) -> float:
 
 def str2num(s: str) -> float:
     """The numeric value of a string: its longest numeric prefix, else 0."""
+    i = s.find(" ")
+    if i > 0:
+        # a number and text after a space (`$3` of "12 ms x"): the head alone, when it starts and
+        # ends as a decimal number does, is the whole numeric prefix (no failed float() first)
+        head = s[:i]
+        if head[0] in _HEAD_FIRST and head[-1] in _HEAD_LAST and "_" not in head:
+            try:
+                return float(head)
+            except ValueError:
+                return _slow_str2num(s)
     try:
         v = float(s)
     except ValueError:
