@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 
 from . import ast as A
-from .analyze import Symbols
+from .analyze import SPECIAL_SCALARS, Symbols
 from .fmt import static_plan
 from .lexer import AwkSyntaxError
 from .regex import RegexError, compile_regex
@@ -518,9 +518,36 @@ class ExprGen:
             return f"_chk({code})", kind
         return code, kind
 
+    def append_in_place(self, e: A.Assign) -> str | None:
+        """`v = v x ...` for a global scalar v whose other operands cannot change v: a call of the
+        runtime's append_str, which grows v's string in place and stores it (a concatenation
+        copies it: quadratic in a loop); None for any other assignment."""
+        target = _unwrap(e.target)
+        if not isinstance(target, A.Var) or target.name in SPECIAL_SCALARS or target.name in _SPLIT_MODES:
+            return None
+        k = self.key(target.name)
+        if k[0] is not None or self.sym.is_array(k):
+            return None
+        tail: list[A.Expr] = []
+        v = _unwrap(e.value)
+        while isinstance(v, A.Binary) and v.op == "concat":
+            tail.append(v.right)
+            v = _unwrap(v.left)
+        if not tail or not isinstance(v, A.Var) or v.name != target.name:
+            return None
+        if not all(pure(x) and not _has_raw_bytes(x) for x in tail):
+            return None
+        tail.reverse()
+        py = self.scalar_name(target.name, store=True)
+        return f"_sapp({py!r}, {' + '.join(self.str_(x) for x in tail)})"
+
     def e_Assign(self, e: A.Assign) -> tuple[str, str]:
         self.loc = e.line or self.loc
         if e.op == "=":
+            appended = self.append_in_place(e)
+            target = _unwrap(e.target)
+            if appended is not None and isinstance(target, A.Var):  # (stored: bound to it again)
+                return f"({self.pyname(target.name)} := {appended})", STR
             code, kind = self.checked(e.value)
             return self.store(e.target, code), kind
         # gawk evaluates the right side first, then the target: x -= (x = 2) is 0

@@ -25,7 +25,7 @@ _SAFE = frozenset(
     {
         "_num", "_s2n", "_str", "_n2s", "_ostr", "_n2o", "_bool", "_n2k", "_key", "_aset", "_subsep",
         "_cmp", "_cstr", "_scmp", "_cmpn", "_fmod", "_dre", "_dmatch", "_icre", "_mod", "_div_assign",
-        "_mod_assign", "_pow", "_chk", "_bcat", "_cp", "_ikey", "_keys", "_print1", "_printn",
+        "_mod_assign", "_pow", "_chk", "_sapp", "_bcat", "_cp", "_ikey", "_keys", "_print1", "_printn",
         "_printf", "_pfast", "_sfast", "_sprintf", "_length", "_substr", "_lower", "_upper", "_index",
         "_sin", "_cos", "_atan2", "_exp", "_log", "_sqrt", "_int", "_compl", "_strtonum", "_bits",
         "_rand", "_srand", "_typeof", "_typeof_el", "_isarray", "_strftime", "_systime", "_mktime",

@@ -214,6 +214,10 @@ class StmtGen(BuiltinGen):
         e = _unwrap(s.expr)
         if isinstance(e, A.Assign) and e.op == "=":
             target = _unwrap(e.target)
+            appended = self.append_in_place(e)
+            if appended is not None and isinstance(target, A.Var):
+                self.emit(f"{self.pyname(target.name)} = {appended}")
+                return
             value, _ = self.checked(e.value)
             if isinstance(target, A.Var) and not self.hooked(target.name):
                 py = self.scalar_name(target.name, store=True)
