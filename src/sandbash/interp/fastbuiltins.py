@@ -34,7 +34,7 @@ from ..expand.arith import LET_CODES, ArithError
 from ..expand.arithops import INTS
 from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.segments import CHARGE_FROM, maybe_glob
-from ..expand.stringfn import dq_param_step, unquoted_param_step, unquoted_scalar_rest
+from ..expand.stringfn import dq_param_step, dq_scalar_rest, unquoted_param_step, unquoted_scalar_rest
 from ..shvars.vars import NAMEREF, Var, is_array_ref_text, word_text
 from ..syntax import ast as A
 from .builtin_table import loaded, lookup
@@ -535,6 +535,7 @@ def _operand_code(
         "cmd": cmd,
         "word": word,
         "unquoted": _unquoted_operand(ex, cmd.words[j + 1]),
+        "quoted": _quoted_operand(ex, cmd.words[j + 1]),
         "decide": decide,
         "op": op,
         "other": texts[2 - j] if j != 1 else None,
@@ -586,6 +587,21 @@ def _unquoted_operand(
         and (rest := unquoted_scalar_rest(ex.expander, p0)) is not None
     ):
         return p0.name, rest
+    return None
+
+
+def _quoted_operand(ex: Executor, word: A.Word) -> tuple[str, Callable[[Var | None, list[str]], None]] | None:
+    """For a plain "$x" (its plan the value itself), its name and dq_scalar_rest's way for what is
+    not a plain string within CHARGE_FROM; else None."""
+    parts = word.parts
+    if (
+        len(parts) == 1
+        and type(p0 := parts[0]) is A.DQ
+        and len(p0.parts) == 1
+        and type(p1 := p0.parts[0]) is A.Param
+        and (rest := dq_scalar_rest(ex.expander, p1)) is not None
+    ):
+        return p1.name, rest
     return None
 
 

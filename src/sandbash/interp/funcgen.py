@@ -119,6 +119,17 @@ _UNQUOTED = """\
         else:
             f = []
             {rest}(var, f)"""
+# the fields of a plain "$x" (compiler.Compiler._argv_fn's argv_scalar, kept in step with it)
+_QUOTED = """\
+        expander._at_empty = False
+        var = {first}
+        if var is None or var.attrs & NAMEREF:
+            var = {lookup}({var})
+        if var is not None and type(var) is Var and type(v := var.value) is str and len(v) <= CHARGE_FROM:
+            f = None
+        else:
+            f = []
+            {rest}(var, f)"""
 # what `v`, the one field, decides for these operators (the others: the test's own decide)
 _DECIDE = {
     "=": "s = 0 if v == {other} else 1",
@@ -273,23 +284,29 @@ class _Body:
         """_TEST for a test command whose closure is the constant `code` (fastbuiltins' values)."""
         gen = self.gen
         unquoted: tuple[str, object] | None = test["unquoted"]  # type: ignore[assignment]
-        if unquoted is not None:
-            var, rest = unquoted
+        quoted: tuple[str, object] | None = test["quoted"]  # type: ignore[assignment]
+        plain = unquoted or quoted
+        if plain is not None:
+            var, rest = plain
             ex = self.comp.ev.ex
             store = ex.state.vars
             env = ex.expander.env
-            fields = _UNQUOTED.format(
-                scopes=gen.const(store.scopes),  # (the store's own for good, as the closure holds them)
-                names=gen.const(store.local_names),
-                var=gen.const(var),
-                # (a name never computed as read: its innermost binding is lookup's)
-                first=f"{gen.const(store.scopes)}[-1].get({gen.const(var)})"
-                if var not in NOT_PLAIN
-                else "None",
-                lookup=gen.const(env.lookup),
-                ifs=gen.const(env.ifs),
-                rest=gen.const(rest),
-            ).lstrip()  # (its first line at the hole's place)
+            fields = (
+                (_UNQUOTED if unquoted is not None else _QUOTED)
+                .format(
+                    scopes=gen.const(store.scopes),  # (the store's own for good, as the closure holds them)
+                    names=gen.const(store.local_names),
+                    var=gen.const(var),
+                    # (a name never computed as read: its innermost binding is lookup's)
+                    first=f"{gen.const(store.scopes)}[-1].get({gen.const(var)})"
+                    if var not in NOT_PLAIN
+                    else "None",
+                    lookup=gen.const(env.lookup),
+                    ifs=gen.const(env.ifs),
+                    rest=gen.const(rest),
+                )
+                .lstrip()
+            )  # (its first line at the hole's place)
         else:
             fields = f"f = {gen.const(test['word'])}()"
         op = test["op"]
