@@ -43,7 +43,7 @@ from ..syntax import ast as A
 from ..textcache import function_of
 from .loopgen import Writer, arith_text, block
 from .state import ONE_STATUS
-from .steps import NAMESPACE, RUNTIME, SHELL, VALUE_FN, VALUE_LOCAL, make_step
+from .steps import BEGIN_ARGV, NAMESPACE, RUNTIME, SHELL, START, VALUE_FN, VALUE_LOCAL, make_step
 from .variables import NOT_PLAIN
 
 TYPE_CHECKING = False
@@ -59,21 +59,15 @@ GEN_CHARS = 1 << 18  # characters of generated source a Compiler may make (about
 # `[ $x OP lit ]`, `test "$x" OP lit`, `[ -n "$x" ]` as fastbuiltins._operand_code's closure
 # ({code}) runs it, kept in step with it: {fields} sets `f` to the operand's fields (None: the one
 # plain field `v`), {decide} sets `s` from `v` (None: the builtin decides, as for any other count)
-_TEST = """\
+_TEST = (
+    """\
 if not mode.plain or st.functions.get({name}) is not None or {name} in st.disabled_builtins:
     s = {code}()
 else:
-    st.line = {line}
-    if not st.in_trap:
-        sh.current_command = {cmd}
-    b.commands += 1
-    if b.commands >= b.command_stop:
-        b.command_slow()
-    ex.last_cmdsub_status = None
-    mark = len(procs) if procs else 0
-    expander._arg_bytes = 0
-    if expander._held:
-        expander.give_back_fields()
+"""
+    # (every command's prologue, the words' start: steps' own texts)
+    + "".join("    " + line + "\n" for line in (START + BEGIN_ARGV).splitlines())
+    + """\
     try:
         {fields}
     except (ExpansionError, ArithError, AssignError) as e:
@@ -95,6 +89,7 @@ else:
             st.pipestatus = ONE_STATUS[s]
             if s:
                 errexit_check(s)"""
+)
 # the fields of a plain unquoted `$x` (fastbuiltins._unquoted_fields, kept in step with it)
 _UNQUOTED = """\
         var = {first}
