@@ -66,24 +66,42 @@ ARGS = [
 ]
 
 
-def _tiny_runs(monkeypatch: pytest.MonkeyPatch, run: int, block: int, top_up: int) -> None:
+def _tiny_runs(monkeypatch: pytest.MonkeyPatch, run: int, block: int, top_up: int, raw: int = 0) -> None:
+    """Runs of `run` bytes, blocks of `block`, the first `raw` bytes of them stored uncompressed."""
     monkeypatch.setattr(sort_main, "RUN_BYTES", run)
     monkeypatch.setattr(spill, "BLOCK_BYTES", block)
     monkeypatch.setattr(spill, "_TOP_UP", top_up)
+    monkeypatch.setattr(spill, "RAW_BYTES", raw)
 
 
 @pytest.mark.parametrize("args", ARGS, ids=" ".join)
-@pytest.mark.parametrize(("run", "block", "top_up"), [(3000, 200, 1), (20000, 2000, 40), (700, 5000, 512)])
+@pytest.mark.parametrize(
+    ("run", "block", "top_up", "raw"),
+    # all blocks compressed; the first few kept as they are; none compressed
+    [
+        (3000, 200, 1, 0),
+        (20000, 2000, 40, 0),
+        (700, 5000, 512, 0),
+        (3000, 200, 1, 9000),
+        (700, 900, 4, 10**9),
+    ],
+)
 @pytest.mark.parametrize("make", [_words, _distinct])
 def test_spilled_sort_is_the_in_memory_sort(
-    monkeypatch: pytest.MonkeyPatch, args: list[str], run: int, block: int, top_up: int, make: object
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    run: int,
+    block: int,
+    top_up: int,
+    raw: int,
+    make: object,
 ) -> None:
     data = make(len(args) + run, 3000)  # type: ignore[operator]
     if "-z" in args:
         data = data.replace(b"\n", b"\0")
     expected = run_command(["sort", *args], stdin=data, limits=WORK)
     assert expected.status == 0, expected.stderr
-    _tiny_runs(monkeypatch, run, block, top_up)
+    _tiny_runs(monkeypatch, run, block, top_up, raw)
     ours = run_command(["sort", *args], stdin=data, limits=WORK)
     assert (ours.stdout, ours.stderr, ours.status) == (expected.stdout, expected.stderr, 0)
 
@@ -116,15 +134,61 @@ def test_spilled_check_and_merge_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     assert merged.stdout == out
 
 
-def test_spill_writes_no_file_and_needs_no_temporary_directory(monkeypatch: pytest.MonkeyPatch) -> None:
-    # (GNU sort would need a writable -T directory for an input this size over its buffer:
-    # here the runs stay in memory, charged to max_memory)
+def test_spill_writes_no_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the runs stay in memory, charged to max_memory: nothing is written to the temporary directory
     data = _distinct(5, 5000)
     expected = run_command(["sort"], stdin=data).stdout
     _tiny_runs(monkeypatch, 4000, 500, 8)
-    r = run_command(["sort", "-T", "/nonexistent"], stdin=data, limits=WORK, env={"TMPDIR": "/nowhere"})
+    r = run_command(["sort", "-T", "/tmp"], stdin=data, limits=WORK)
     assert (r.stdout, r.status) == (expected, 0)
     assert r.vfs.view("/").listdir("/tmp") == []
+
+
+def _long_lines(nbytes: int) -> bytes:
+    """About `nbytes` of 80-byte lines (GNU's buffer was measured with lines that long)."""
+    rng = random.Random(nbytes)
+    return b"".join(b"%09d %s\n" % (rng.randrange(10**9), b"w" * 70) for _ in range(nbytes // 80))
+
+
+# GNU sort needs a temporary file once its input passes its buffer (-S; for a pipe, a few MB;
+# regular files are read whole): then a missing -T (or TMPDIR) directory fails, and only then
+TEMP_CASES = [
+    (["-S", "1M", "-T", "/nonexistent"], 2 << 20, False),
+    (["-S", "1M", "-T", "/nonexistent", "-k2", "-u"], 2 << 20, False),
+    (["-S", "1M", "-T", "/nonexistent", "-n", "-s"], 2 << 20, True),
+    (["-S", "100M", "-T", "/nonexistent"], 2 << 20, False),
+    (["-S", "1M", "-T", "/tmp", "-T", "/nonexistent"], 1_500_000, False),
+    (["-S", "1M", "-T", "/nonexistent", "-T", "/tmp"], 1_500_000, True),
+    (["-S", "1M", "-T", "/tmp", "-T", "/tmp", "-T", "/missing"], 1_000_000, True),  # 2 files
+    (["-S", "1M", "-T", "/tmp", "-T", "/tmp", "-T", "/missing"], 1_300_000, True),  # 3 files
+    (["-S", "1M", "-T", "/nonexistent"], 400_000, True),  # fits
+    (["-T", "/nonexistent"], 4 << 20, False),
+    (["-S", "1024", "-T", "a"], 2 << 20, True),
+    (["-S", "1M", "-T", "/dev/null"], 2 << 20, False),
+    (["-T", "/nonexistent"], 1 << 20, False),
+    (["-T", "/nonexistent", "-r"], 8 << 20, False),
+    (["-S", "1M", "-T", "/nonexistent", "-c"], 2 << 20, True),
+    (["-S", "50%", "-T", "/nonexistent"], 2 << 20, False),
+]
+
+
+@pytest.mark.parametrize(("args", "size", "as_file"), TEMP_CASES, ids=lambda v: str(v))
+def test_missing_temporary_directory_as_gnu(args: list[str], size: int, as_file: bool) -> None:
+    data = _long_lines(size)
+    if as_file:
+        compare(["sort", *args, "f"], files={"f": data, "a/x": ""})
+    else:
+        compare(["sort", *args], stdin=data, files={"a/x": ""})
+
+
+def test_temporary_directory_from_tmpdir_and_files_read_whole() -> None:
+    data = _long_lines(2 << 20)
+    r = run_command(["sort", "-S", "1M"], stdin=data, env={"TMPDIR": "/nowhere"})
+    assert r.status == 2 and r.stdout == b""
+    assert r.stderr == b"sort: cannot create temporary file in '/nowhere': No such file or directory\n"
+    # regular files are sized: GNU holds them whole (here: spilled runs in memory, no check)
+    r = run_command(["sort", "-T", "/nonexistent", "f"], files={"f": data * 8}, limits=WORK)
+    assert r.status == 0 and r.stdout == b"".join(sorted((data * 8).splitlines(keepends=True)))
 
 
 def test_spilled_runs_are_charged_to_max_memory(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+from operator import itemgetter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ _GEN = re.compile(
 )
 _HUMAN_UNITS = {ord(c): i + 1 for i, c in enumerate("KMGTPEZY")}
 _HUMAN_UNITS[ord("k")] = 1
+_GROUP1 = itemgetter(1)
 MONTHS = [b"JAN", b"FEB", b"MAR", b"APR", b"MAY", b"JUN", b"JUL", b"AUG", b"SEP", b"OCT", b"NOV", b"DEC"]
 
 
@@ -336,10 +338,14 @@ def _number(groups: tuple[Any, ...]) -> Any:
 _NUMBER_BYTES = b" \t\n0123456789.-"
 
 
-def numeric_extractor(key: Key, tab: int | None) -> Callable[[bytes], Any] | None:
+def numeric_extractor(
+    key: Key, tab: int | None
+) -> tuple[Callable[[bytes], Any], Callable[[list[bytes]], list[Any]]] | None:
     """For a -n key that starts at a field and ends at a field's end (-k3,3n, -t: -k2n, -n): the
     line to the key's value in one match (the fields skipped and the number read), for a number
-    ends at the first byte that is no part of one, the field's end included. None otherwise."""
+    ends at the first byte that is no part of one, the field's end included; and the values of a
+    list of lines, integers read by int() over C-level maps where every line's number is a plain
+    one (no fraction). None otherwise."""
     if not key.numeric or key.dictionary or key.nonprinting or key.fold or key.schar or key.echar:
         return None
     if (key.eword is not None and key.eword < key.sword) or key.sword > _FIELDS_RX_MAX:
@@ -354,6 +360,9 @@ def numeric_extractor(key: Key, tab: int | None) -> Callable[[bytes], Any] | Non
         t = re.escape(bytes([tab]))
         prefix = rb"(?:[^%s]*%s){%d}" % (t, t, key.sword)
     match = re.compile(prefix + _NUM.pattern).match
+    # the same fields, then a sign and digits not followed by a fraction (atomic: no backtracking
+    # into the fields to find digits elsewhere); no match sends the line to `value`
+    plain = re.compile(rb"(?>%s)[ \t\n]*+(-?[0-9]+)(?![0-9.])" % prefix).match
 
     def value(line: bytes) -> Any:
         m = match(line)
@@ -364,7 +373,20 @@ def numeric_extractor(key: Key, tab: int | None) -> Callable[[bytes], Any] | Non
             return _number(groups)
         return -int(whole) if sign else int(whole)
 
-    return value
+    def values(part: list[bytes]) -> list[Any]:
+        found = list(map(plain, part))
+        try:
+            return list(map(int, map(_GROUP1, found)))  # type: ignore[arg-type]
+        except TypeError:  # a line without a plain number: those lines one at a time
+            pass
+        except ValueError:  # (more digits than int() reads)
+            return list(map(value, part))
+        try:
+            return [value(line) if m is None else int(m[1]) for m, line in zip(found, part, strict=True)]
+        except ValueError:
+            return list(map(value, part))
+
+    return value, values
 
 
 def general_value(text: bytes) -> tuple[int, float]:

@@ -50,6 +50,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .tempdir import TempDirs
+
 Annotate = Callable[[bytes], bytes]  # --debug: an output line to its marked text
 Bulk = Callable[[list[bytes]], Iterable["Any"]]  # a list of lines to their key values, in order
 
@@ -208,7 +210,7 @@ class Sorter:
         tab = self.tab
         fused = numeric_extractor(key, tab)
         if fused is not None:
-            return fused, lambda part: map(fused, part)
+            return fused
         value = make_value(key, salt, collating)
         whole = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skipsblanks
         simple_field = (
@@ -256,26 +258,37 @@ class Sorter:
             return value, lambda part: map(value, part)
         return lambda line: value(span(line)), lambda part: map(value, spans(part))
 
-    # -- in memory
+    # -- in memory: records are (key values..., line) tuples, or the lines themselves when there
+    # is no key; spilled runs keep them (spill.py), so a merge never extracts a key again
 
     def sort(self, ctx: Ctx, lines: list[bytes]) -> list[bytes]:
-        ctx.checkpoint(len(lines) + 1)
-        if self.plain:
-            if self.unique:
-                lines.sort(reverse=self.reverse)
-                return _dedupe(lines)
-            lines.sort(reverse=self.reverse)
-            return lines
         with ctx.hold_memory() as mem:
-            # a record per line: a tuple, its slot and the key objects
-            mem.charge(len(lines) * (72 + 56 * len(self.extractors)))
-            return self._sort_keyed(ctx, lines)
+            mem.charge(self.record_cost(len(lines)))
+            return self.lines_of(self.sorted_records(ctx, lines))
 
-    def _sort_keyed(self, ctx: Ctx, lines: list[bytes]) -> list[bytes]:
-        ext = self.extractors
-        n = len(ext)
-        records: list[tuple[Any, ...]] = []
+    def record_cost(self, n: int) -> int:
+        """Bytes `n` records cost besides their lines: a tuple, its slot and the key objects."""
+        return 0 if self.plain else n * (72 + 56 * len(self.extractors))
+
+    def sorted_records(self, ctx: Ctx, lines: list[bytes]) -> list[Any]:
+        """The lines' records in output order (-u applied)."""
+        ctx.checkpoint(len(lines) + 1)
+        records = self.decorate(ctx, lines)
+        self.order(records)
+        return self.unique_records(records) if self.unique else records
+
+    def merge_records(self, ctx: Ctx, records: list[Any]) -> list[Any]:
+        """Records laid end to end in sorted pieces, in output order (-u applied)."""
+        ctx.checkpoint(len(records) + 1)
+        self.order(records, pieces=True)
+        return self.unique_records(records) if self.unique else records
+
+    def decorate(self, ctx: Ctx, lines: list[bytes]) -> list[Any]:
+        if self.plain:
+            return lines
+        n = len(self.bulks)
         bulks = self.bulks
+        records: list[tuple[Any, ...]] = []
         # keys are computed in slices so that the deadline is seen between them
         for start in range(0, len(lines), _KEY_SLICE):
             part = lines[start : start + _KEY_SLICE]
@@ -284,16 +297,80 @@ class Sorter:
             else:
                 records.extend(zip(*[b(part) for b in bulks], part, strict=True))
             ctx.checkpoint(len(part) * n + 1)
+        return records
+
+    def order(self, records: list[Any], pieces: bool = False) -> None:
+        """Sort records in place: one stable sort per key, last first, after the last-resort
+        comparison (cheaper than one sort comparing tuples). Records in sorted `pieces` laid end
+        to end, where every comparison runs one way, take one sort of the records themselves
+        (or of their keys, with -s or -u): it only merges the pieces."""
+        if self.plain:
+            records.sort(reverse=self.reverse)
+            return
+        n = len(self.extractors)
+        if pieces and self.one_way is not None:
+            if self.last_resort:
+                records.sort(reverse=self.one_way)
+            else:
+                records.sort(key=self.keys_of, reverse=self.one_way)
+            return
         if self.last_resort:
             records.sort(key=itemgetter(n), reverse=self.reverse)
         for i in range(n - 1, -1, -1):
             records.sort(key=itemgetter(i), reverse=self.keys[i].reverse)
-        if self.unique:
-            # the first record of each run of equal keys: each key beside the one before it
-            keys = list(map(itemgetter(*range(n)) if n > 1 else itemgetter(0), records))
-            before = chain((_NO_KEY,), keys)
-            return [rec[n] for rec, k, b in zip(records, keys, before, strict=False) if k != b]
-        return list(map(itemgetter(n), records))
+
+    @property
+    def one_way(self) -> bool | None:
+        """Whether every comparison is reversed (True) or none is (False); None when mixed."""
+        ways = {k.reverse for k in self.keys}
+        if self.last_resort:
+            ways.add(self.reverse)
+        return ways.pop() if len(ways) == 1 else None
+
+    @property
+    def keys_of(self) -> Callable[[Any], Any]:
+        """A record's key values (what -u compares), one value or a tuple."""
+        n = len(self.extractors)
+        return itemgetter(*range(n)) if n > 1 else itemgetter(0)
+
+    def unique_records(self, records: list[Any]) -> list[Any]:
+        if self.plain:
+            return _dedupe(records)
+        # the first record of each run of equal keys: each key beside the one before it
+        keys = list(map(self.keys_of, records))
+        before = chain((_NO_KEY,), keys)
+        return [rec for rec, k, b in zip(records, keys, before, strict=False) if k != b]
+
+    def text_bytes(self, records: list[Any]) -> int:
+        """The length of the records' lines."""
+        if self.plain:
+            return sum(map(len, records))
+        return sum(map(len, map(itemgetter(len(self.extractors)), records)))
+
+    def lines_of(self, records: list[Any]) -> list[bytes]:
+        return records if self.plain else list(map(itemgetter(len(self.extractors)), records))
+
+    def record_key(self) -> Callable[[Any], Any]:
+        """A record to a value whose natural order is the output order (Reversed wrappers: for
+        a few comparisons, not for sorting)."""
+        if self.plain:
+            return Reversed if self.reverse else _identity
+        revs = list(enumerate(k.reverse for k in self.keys))
+        last = self.last_resort
+        n = len(revs)
+        greverse = self.reverse
+
+        def key(rec: tuple[Any, ...]) -> tuple[Any, ...]:
+            parts = [Reversed(rec[i]) if r else rec[i] for i, r in revs]
+            if last:
+                parts.append(Reversed(rec[n]) if greverse else rec[n])
+            return tuple(parts)
+
+        return key
+
+    def record_same(self) -> Callable[[Any], Any]:
+        """What -u compares of a record."""
+        return _identity if self.plain else self.keys_of
 
     # -- merging and checking: one key with Reversed wrappers
 
@@ -614,7 +691,10 @@ def cmd_sort(ctx: Ctx) -> int:
             else:
                 result = _merge(sorter, [_lines(ctx, n, s, sep) for n, s in opened])
             return _emit(ctx, result, output, sep, sorter.annotate)
-        return _sort_inputs(ctx, sorter, opened, output, sep)
+        from .tempdir import TempDirs
+
+        temps = TempDirs(ctx, opts.get("temporary_directory") or [], opts.get("buffer_size"), opened)
+        return _sort_inputs(ctx, sorter, opened, output, sep, temps if temps.buffer else None)
     except WriteError as e:
         ctx.error(
             f"write failed: {'standard output' if output is None else quotef(output)}: {strerror(e.errno)}"
@@ -712,6 +792,7 @@ def _sort_inputs(
     opened: list[tuple[str, Stream]],
     output: str | None,
     sep: bytes,
+    temps: TempDirs | None = None,
 ) -> int:
     from .spill import MemRuns, blocks_of, merge_blocks, per_block
 
@@ -724,19 +805,42 @@ def _sort_inputs(
     try:
         for name, stream in opened:
             for batch in _records(ctx, name, stream, sep):
+                if temps is not None:
+                    temps.read(batch)
                 if acc.add(batch):
                     if spilled is None:
-                        spilled = MemRuns(ctx, sep)
+                        spilled = MemRuns(ctx, sorter, sep)
                     n = per_block(acc.text_bytes, acc.total)
-                    spilled.spill(_expanded(acc.sorted(ctx, sorter)), n)
+                    run = _expanded(sorter, acc.sorted(ctx, sorter))
+                    acc.lines = []  # (the records hold the lines: stored, they go)
+                    if isinstance(run, list) and not spilled.keeps_keys(run):
+                        run = sorter.lines_of(run)  # (keys made again as blocks are read go at once)
+                        spilled.spill(run, n, lines=True)
+                    else:
+                        spilled.spill(run, n)
+                    del run
                     acc = _Accumulator(counting, mem, acc.limit)
+        if temps is not None:
+            temps.finish()
         if spilled is None:
+            records, counts = acc.sorted(ctx, sorter)
+            lines = sorter.lines_of(records)
+            del records  # (the keys are not needed to write the lines)
             if sorter.annotate is not None:
-                return _emit(ctx, _expanded(acc.sorted(ctx, sorter)), output, sep, sorter.annotate)
-            return _emit_counted(ctx, acc.sorted(ctx, sorter), output, sep)
+                return _emit(ctx, _expanded(None, (lines, counts)), output, sep, sorter.annotate)
+            return _emit_counted(ctx, (lines, counts), output, sep)
         n = per_block(acc.text_bytes, acc.total)
         runs = [spilled.reader(i) for i in range(len(spilled.runs))]
-        runs.append(blocks_of(_expanded(acc.sorted(ctx, sorter)), n))
+        last = _expanded(sorter, acc.sorted(ctx, sorter))
+        acc.lines = []  # (the records hold the lines: given to the merge, they go as it goes)
+        if isinstance(last, list) and not spilled.keeps_keys(last):
+            # keys that spilled runs make again are made again here too, a block at a time,
+            # rather than held for the whole merge
+            text = sorter.lines_of(last)
+            del last
+            runs.append(sorter.decorate(ctx, part) for part in blocks_of(text, n))
+        else:
+            runs.append(blocks_of(last, n))
         merged = merge_blocks(ctx, sorter, runs)
         if sorter.annotate is not None:
             return _emit(ctx, (line for block in merged for line in block), output, sep, sorter.annotate)
@@ -804,7 +908,7 @@ class _Accumulator:
             # the new distinct lines, at the batch's average length, and their entries
             self.size += added * (nbytes // len(batch) + _LINE_COST + 80)
             if self.nlines >= _COUNT_PROBE and len(counts) > self.nlines * _DISTINCT_SHARE:
-                self.lines = list(_expanded(([line for line in counts], counts)))
+                self.lines = list(_expanded(None, ([line for line in counts], counts)))
                 self.counts = None
                 self.size = sum(map(len, self.lines)) + len(self.lines) * _LINE_COST
         else:
@@ -818,21 +922,30 @@ class _Accumulator:
             return True  # spill what there is now
         return self.size >= self.limit
 
-    def sorted(self, ctx: Ctx, sorter: Sorter) -> tuple[list[bytes], dict[bytes, int] | None]:
-        """The sorted lines, and the count of each when they were counted."""
+    def sorted(self, ctx: Ctx, sorter: Sorter) -> tuple[list[Any], dict[bytes, int] | None]:
+        """The sorted records (Sorter.sorted_records), and the count of each line when they were
+        counted. Their keys are charged to the run's memory while the run is held."""
+        lines = self.lines if self.counts is None else list(self.counts)
+        self.mem.set(self.size + sorter.record_cost(len(lines)))
+        records = sorter.sorted_records(ctx, lines)
         if self.counts is None:
-            return sorter.sort(ctx, self.lines), None
-        counts = self.counts
-        return sorter.sort(ctx, list(counts)), (None if sorter.unique else counts)
+            return records, None
+        return records, (None if sorter.unique else self.counts)
 
 
-def _expanded(run: tuple[list[bytes], dict[bytes, int] | None]) -> list[bytes] | Iterator[bytes]:
-    """The run's lines, each as often as it was counted: given one at a time (a line counted 200
-    million times would be a list of 200 million slots, ~1.6 GB no budget saw)."""
-    lines, counts = run
+def _expanded(
+    sorter: Sorter | None, run: tuple[list[Any], dict[bytes, int] | None]
+) -> list[Any] | Iterator[Any]:
+    """The run's records (or lines, without a sorter), each as often as its line was counted:
+    given one at a time (a line counted 200 million times would be a list of 200 million slots,
+    ~1.6 GB no budget saw)."""
+    records, counts = run
     if counts is None:
-        return lines
-    return (line for line in lines for _ in range(counts[line]))
+        return records
+    if sorter is None or sorter.plain:
+        return (line for line in records for _ in range(counts[line]))
+    n = len(sorter.extractors)
+    return (rec for rec in records for _ in range(counts[rec[n]]))
 
 
 def _emit_counted(
