@@ -383,7 +383,8 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
                 status = 1
             else:
                 ids.append(job.jid)
-    _list_jobs(sh, opts.has, jobs, ids)
+    # (bash's list_one_job prints without checking the write: `jobs >&-` answers 0)
+    sh.run_unchecked(lambda: _listed(sh, opts.has, jobs, ids))
     if opts.args:
         cleanup_dead_jobs(sh)
     return status
@@ -400,6 +401,11 @@ def _named(sh: Shell, name: str, jobs: dict[int, Job], spec: str, shown: str) ->
     if job is None:
         sh.builtin_error(name, f"{shown}: no such job")
     return job
+
+
+def _listed(sh: Shell, has: Callable[[str], bool], jobs: dict[int, Job], ids: list[int]) -> int:
+    _list_jobs(sh, has, jobs, ids)
+    return 0
 
 
 def _list_jobs(sh: Shell, has: Callable[[str], bool], jobs: dict[int, Job], ids: list[int]) -> None:
