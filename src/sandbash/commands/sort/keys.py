@@ -350,12 +350,12 @@ def numeric_extractor(
         return None
     if (key.eword is not None and key.eword < key.sword) or key.sword > _FIELDS_RX_MAX:
         return None
+    if tab is not None and tab in _NUMBER_BYTES:
+        return None  # (the number could run past the key's end: `-t. -k1,1n` of 1.9.2 is 1, not 1.9)
     if key.sword == 0:
         prefix = b""
     elif tab is None:
         prefix = rb"(?:[ \t\n]*[^ \t\n]*){%d}" % key.sword
-    elif tab in _NUMBER_BYTES:
-        return None
     else:
         t = re.escape(bytes([tab]))
         prefix = rb"(?:[^%s]*%s){%d}" % (t, t, key.sword)
