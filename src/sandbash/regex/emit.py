@@ -107,9 +107,11 @@ def _perl_body(letter: str, target: str, nl: str) -> tuple[bool, str]:
 
 
 # a word character for \< \> \b \B in the fallback engine: what \w and grep -w take (glibc's
-# alnum and `_` in a UTF-8 locale); RE2's own \b knows only ASCII letters (Regex picks the
-# fallback's pattern for a subject that is not ASCII: _Core.bounded)
-_WORD = "[\\p{L}\\p{Nd}_]"
+# alnum and `_` in a UTF-8 locale), and a byte that is no UTF-8 (carried as a surrogate escape):
+# glibc's boundary test takes it for a word character (`\<ab` finds nothing in 'a\xffab', `ab\>`
+# nothing in 'ab\xff'), though neither \w nor \W matches it; RE2's own \b knows only ASCII
+# letters (Regex picks the fallback's pattern for a subject that is not ASCII: _Core.bounded)
+_WORD = "[\\p{L}\\p{Nd}_\\udc80-\\udcff]"
 _BOUNDS = {
     "wb": f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))",
     "nwb": f"(?:(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD}))",

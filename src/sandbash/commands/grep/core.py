@@ -507,8 +507,13 @@ class Searcher:
                             self._binary_message(name)
                             return True
                         if not valid_utf8 and not _valid_utf8(buf[ls:le]):
-                            # a line with an encoding error is not printed
-                            encoding_errors = True
+                            # a line with an encoding error is not printed; with -o, each part
+                            # printed is checked instead: those before the first bad one print
+                            if o.only and not o.invert and o.replace is None:
+                                if not self._emit_valid_parts(buf, ls, le, cur_line, offset, name):
+                                    encoding_errors = True
+                            else:
+                                encoding_errors = True
                             selected += 1
                             if selected == max_count:
                                 stop = True
@@ -1188,6 +1193,21 @@ class Searcher:
             s, e = m.span()
             if e > s:
                 yield s, e
+
+    def _emit_valid_parts(self, buf: bytes, ls: int, le: int, lineno: int, offset: int, name: str) -> bool:
+        """-o on a line with an encoding error: GNU checks each part it prints (print_line_head),
+        prints those up to the first that holds an encoding error and drops the rest of the line.
+        False when a part held one (the file is then a binary file that matches)."""
+        line = buf[ls:le]
+        o = self.o
+        for s, e in self._matches(line):
+            text = line[s:e]
+            if not _valid_utf8(text):
+                return False
+            text = _sgr(_SGR["ms"], text) if o.color else text
+            self.write(self.prefix(name, lineno, offset + ls + s, b":") + text + o.eol)
+            self.printed_something = True
+        return True
 
     def _emit_line(self, buf: bytes, ls: int, le: int, lineno: int, offset: int, name: str) -> None:
         o = self.o
