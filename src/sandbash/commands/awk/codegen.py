@@ -122,12 +122,15 @@ class ExprGen:
         return self.const(s, "s")
 
     def regex(self, source: str) -> str:
-        """Code for the Regex object of a constant regex."""
-        try:
-            rx = compile_regex(source, False)
-        except RegexError as e:
-            raise self.error(f"{e}: /{source}/") from None
-        name = self.const(rx, "r")
+        """Code for the Regex object of a constant regex: one object a source, however many times
+        the program's code names it (the record loop writes the main rules a second time)."""
+        name = self.consts.get(("rsrc", source))
+        if name is None:
+            try:
+                rx = compile_regex(source, False)
+            except RegexError as e:
+                raise self.error(f"{e}: /{source}/") from None
+            name = self.consts[("rsrc", source)] = self.const(rx, "r")
         return f"_icre({name})" if self.icase else name
 
     def regex_test(self, source: str, subject: str) -> str:

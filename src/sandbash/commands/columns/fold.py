@@ -181,6 +181,7 @@ def cmd_fold(ctx: Ctx) -> int:
                 mem.set(len(folder.buf))
                 if pieces:
                     out.write(b"".join(pieces))
+            mem.set(2 * len(folder.buf))  # (the last piece and its copy, as it is written)
             out.write(folder.end())  # (GNU's fold_file: each file's last piece, the next at column 0)
     out.flush()
     return inputs.status
