@@ -63,8 +63,13 @@ class Limits(metaclass=Declared):
     # command or script; builtins, functions and for-lists get shell_words(): README, Limits)
     max_arguments: int = 131_072
     max_argument_bytes: int = 10 * 1024 * 1024
-    # text all expansions of one run produce together (words, assignments, redirections, here-documents)
-    max_expansion_bytes: int = 64 * 1024 * 1024
+    # text all expansions of one run produce together (words, assignments, redirections,
+    # here-documents): a bound on work that ends a run before its deadline would. Every expansion
+    # counts its whole text, so `s="$s$i,"` in a loop counts the string again each time (10,000
+    # steps make 49 KB and count 240 MB; bash takes 0.9 s, 30,000 steps 11 s): 16 GiB lets a loop
+    # bash finishes in its deadline finish here, and `while :; do y="$x$x"; done` still ends in
+    # seconds (each big expansion reads the clock as well: BIG_EXPANSION)
+    max_expansion_bytes: int = 16 * 1024 * 1024 * 1024
 
     def __post_init__(self) -> None:
         for name in field_names(self):
@@ -160,7 +165,7 @@ _PROFILES: dict[str, dict[str, float]] = {
         max_session_memory=1024 * 1024 * 1024,
         max_arguments=1_000_000,
         max_argument_bytes=256 * 1024 * 1024,
-        max_expansion_bytes=16 * 1024 * 1024 * 1024,
+        max_expansion_bytes=1024 * 1024 * 1024 * 1024,
     ),
     # the command and loop counts of BashBox (the seed's defaults), for scripts written against it
     "bashbox": dict(max_command_count=10_000, max_loop_iterations=10_000),

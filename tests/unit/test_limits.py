@@ -95,3 +95,19 @@ def test_readme_table_is_the_generated_one() -> None:
     assert table == limits_table(), (
         "README limits table is stale: regenerate it from sandbash.limits.limits_table()"
     )
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        's=; for ((i=0;i<30000;i++)); do s="$s$i,"; done; echo ${#s}',
+        "s=; for i in $(seq 0 29999); do s=$s$i,; done; echo ${#s}",
+        's=; i=0; while [ $i -lt 30000 ]; do s="${s}${i},"; i=$((i+1)); done; echo ${#s}',
+        's=; for ((i=0;i<30000;i++)); do printf -v s "%s%s," "$s" "$i"; done; echo ${#s}',
+    ],
+)
+def test_accumulating_a_string_in_a_loop_is_not_ended_by_the_expansion_count(script: str) -> None:
+    # each step expands the whole string again (30,000 steps count ~2.5 GB of expanded text;
+    # bash 5.2 takes ~11 s CPU): the default bound on expanded text must not end what bash finishes
+    r = Bash().exec(script, limits={"timeout": 120})
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "168890\n", "")
