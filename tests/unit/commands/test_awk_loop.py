@@ -135,6 +135,23 @@ LOOPED = [
         files={"f": SMALL, "g": SMALL},
     ),
     case('{ print substr($3, 2), toupper($2), index($0, "k") }', stdin=SMALL + LOG[:3000]),
+    # NF and fields by a computed index: the whole record split, NF its length
+    case("{ print $NF, NF }", stdin=SMALL),
+    case("{ print $(1 + 1) }", stdin=SMALL),
+    case('{ print NF ":" $NF "|" }', stdin=LOG),
+    case("{ n += NF; t += length($NF) } END { print n, t, NF, $NF }", stdin=LOG),
+    case("{ s = 0; for (i = 1; i <= NF; i++) s += $i; print s }", stdin=LOG),
+    case('{ for (i = NF; i > 0; i--) printf "%s.", $i; print "" }', stdin=LOG),
+    case("NF > 5 { c++ } !NF { e++ } $NF ~ /2$/ { m++ } END { print c, e, m }", stdin=LOG),
+    case('{ print $(NF > 1 ? NF - 1 : 0) "|" $(NF + 3) "|" $(0) "|" $(x) "|" $(1.7) "|" $("3") }', stdin=LOG),
+    case("{ x = $NF; y = $(NF) + 0 } END { print x, y, typeof(x), typeof($(NF + 1)) }", stdin=LOG),
+    case('{ print ($NF > 3), ($(2) < "k3"), ($NF == 12) }', stdin=LOG),
+    case("{ print NF, $1, $NF }", stdin="   \n\t\n" + SMALL + " x \t y \n"),
+    case("-F:", '{ print NF, $NF "|" $(NF > 1 ? NF - 1 : 0) }', stdin=COLONS),
+    case("-F", "[:]+", "{ print NF, $NF }", stdin=COLONS),
+    case("-F\t", "{ n += NF; print $NF }", stdin=TABS),
+    case("{ print NF, $NF }", stdin=ODD),
+    case("{ n += NF } END { print n, NR }", "f", "FS=:", "g", files={"f": LOG, "g": COLONS}),
 ]
 
 # programs that must keep the per-record path (and still match gawk)
@@ -142,8 +159,8 @@ PER_RECORD = [
     case('{ $2 = "x" } NR % 5000 == 0 { print }', stdin=LOG),
     case("{ $0 = $2 } { print $1 }", stdin=SMALL),
     case("{ NF = 2 } { print }", stdin=SMALL),
-    case("{ print $NF, NF }", stdin=SMALL),
-    case("{ print $(1 + 1) }", stdin=SMALL),
+    case("{ $NF = 1; print }", stdin=SMALL),
+    case("{ $(NF + 2) = NF; print; print NF }", stdin=SMALL),
     case("function f() { return $2 } { print f() }", stdin=SMALL),
     case('{ sub(/o/, "0"); print }', stdin=SMALL),
     case('{ t += gsub(/k/, "K", $2) } END { print t, $0 }', stdin=LOG),
@@ -196,6 +213,14 @@ FATAL = [
     case("{ x = $1 } $1 == 4 && ++n == 300 { print 1 / (n - n) } END { print x }", stdin=LOG),
     case('$2 == "k6" { n++ } n == 1000 { print 1 / (n - n) }', "f", "g", files={"f": SMALL, "g": LOG}),
     case("{ x = $1 } END { print 1 / (x - x) }", stdin=LOG),
+    # a computed index that is negative, NaN, infinite or past a C long, once the loop reaches it
+    case("NR == 1000 { print $(NF - 10) } { n++ }", stdin=LOG),
+    case("NR == 1000 { print $(log(0)) }", stdin=LOG),
+    case("NR == 999 { print $(-log(0)) }", stdin=LOG),
+    case("NR == 998 { print $(log(-1)) }", stdin=LOG),
+    case("NR == 997 { x = $(1e19) }", stdin=LOG),
+    case("NR == 996 { x = $(-1e30) + 1 }", stdin=LOG),
+    case("!NF { print $(NF - 1) }", stdin=LOG),
 ]
 
 
@@ -213,6 +238,30 @@ def test_a_body_nested_too_deep_for_python_keeps_main() -> None:
     assert not _looped(deep)
     r = run_command(["awk", deep], stdin=b"1\n0\n1\n")
     assert (r.stdout, r.status) == (b"2\n", 0)
+
+
+@needs_gawk
+@pytest.mark.parametrize("value", ["-1", "-1.5", "log(0)", "-log(0)", "log(-1)", "1e30", "2^63", "-2^63"])
+def test_nf_set_out_of_range_is_fatal_as_gawk(value: str) -> None:
+    _compare([f"NR == 100 {{ NF = {value} }} {{ print NF }}"], LOG, {}, stderr=True)
+
+
+@pytest.mark.parametrize(
+    "prog",
+    ["NR == 500 { print $(2^30) }", "NR == 500 { x = $(NF * 2^25) }", "{ n += NF } NR == 500 { NF = 2^30 }"],
+)
+def test_a_field_past_the_field_limit_ends_the_run(prog: str) -> None:
+    # reading (or making) field 2^30 is max_array_elements, in the loop as per record
+    with pytest.raises(LimitExceeded) as info:
+        run_command(["awk", prog], stdin=LOG.encode())
+    assert info.value.limit == "max_array_elements"
+
+
+def test_nf_and_computed_fields_split_every_field() -> None:
+    for prog in ("{ print $NF }", "{ n += NF }", "{ print $(i + 1), $2 }", "$2 { x = $(NF - 1) }"):
+        gen = compile_program([Source("cmd. line", prog)], False).gen
+        assert "def _LOOP(" in gen.source, prog
+        assert gen.values["_LOOPK"] == -1, prog
 
 
 def test_only_the_fields_read_are_split() -> None:

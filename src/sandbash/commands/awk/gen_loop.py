@@ -5,7 +5,9 @@
 rules only read the record — constant fields, `$0`, print — `_LOOP` runs a
 whole batch of records in one frame instead: the record is the local `_r`,
 its fields the local `_f`, split on first use and only as far as the
-highest field read (`str.split(sep, k)`), `next` is `continue`.
+highest field read (`str.split(sep, k)`), `next` is `continue`. A program that reads NF or a field by a computed
+index (`$NF`, `$(i+1)`) splits the whole record: NF is `len(_f)`, a computed
+field goes through `_lfsd`/`_lfvd`/`_lfnd` (the runtime's index checks).
 
 The loop's body is `_MAIN`'s source with the field reads rewritten inline.
 Every helper name left in it must be one of `_SAFE`, helpers that neither
@@ -35,6 +37,7 @@ _SAFE = frozenset(
         "_Exit", "_RNG", "_ONCE",
         # the loop's own names and what the rewrite brings in
         "_LOOP", "_r", "_f", "_it", "_sep", "_k", "_sp", "_cnt", "_rt", "_In", "_nullf", "_vcmpn", "_pflist",
+        "_lfsd", "_lfvd", "_lfnd",
     }
 )  # fmt: skip
 _NAME = re.compile(r"(?<![\w.])(?:_[A-Za-z]\w*|F_\w+)")  # fixed pattern over generated source
@@ -42,6 +45,10 @@ _FIELD = re.compile(r"(?<![\w.])_(fcs|fs|fo|fn|fv|fb)\(([1-9][0-9]{0,9})\)")
 _FCMPN = re.compile(r"(?<![\w.])_fcmpn\(([1-9][0-9]{0,9}), ")
 _PFIELDS = re.compile(r"(?<![\w.])_pfields\(\(([0-9, ]+)\)\)")
 _TEMP = re.compile(r"_t[0-9]+\Z")
+# a field by a computed index; `$NF` itself; NF
+_LASTF = re.compile(r"(?<![\w.])_(fsd|fod|fvd|fnd)\(_nf\(\)\)")
+_DYNF = re.compile(r"(?<![\w.])_(fsd|fod|fvd|fnd)\(")
+_NF = re.compile(r"(?<![\w.])_nf\(\)")
 _REC = re.compile(r"(?<![\w.])_rec\(\)")
 _R0 = re.compile(r"(?<![\w.])_r0\(\)")
 
@@ -66,11 +73,28 @@ def _inline(m: re.Match[str]) -> str:
     return value if kind == "fv" else f"_bool({value})"
 
 
+def _last(m: re.Match[str]) -> str:
+    # $NF: the last field, or $0 when there is none (a blank record's $0 is its blanks)
+    kind = m.group(1)
+    if kind == "fvd":
+        return f"(_In(_f[-1] if len({_FIELDS}) else _r))"
+    if kind == "fnd":
+        return f"_s2n(_f[-1] if len({_FIELDS}) else _r)"
+    return f"(_f[-1] if len({_FIELDS}) else _r)"
+
+
+def _dynamic(line: str) -> str:
+    line = _LASTF.sub(_last, line)
+    line = _DYNF.sub(lambda m: f"_l{'fsd' if m.group(1) == 'fod' else m.group(1)}({_FIELDS}, _r, ", line)
+    return _NF.sub(f"float(len({_FIELDS}))", line)
+
+
 def rewrite(lines: list[str]) -> tuple[list[str], int] | None:
-    """The loop body's lines with field reads inline and the highest field read,
-    or None when the body uses anything that needs the runtime's record."""
+    """The loop body's lines with field reads inline and the highest field read
+    (-1: every field), or None when the body uses anything that needs the runtime's record."""
     out: list[str] = []
     highest = 0
+    whole = False
     for line in lines:
         if len(line) - len(line.lstrip(" ")) > _MAX_INDENT:
             return None
@@ -79,6 +103,9 @@ def rewrite(lines: list[str]) -> tuple[list[str], int] | None:
         for m in _FCMPN.finditer(line):
             highest = max(highest, int(m.group(1)))
         line = _FIELD.sub(_inline, line)
+        if _DYNF.search(line) or _NF.search(line):
+            whole = True
+            line = _dynamic(line)
         line = _FCMPN.sub(lambda m: f"_vcmpn({_text(int(m.group(1)))}, ", line)
         for m in _PFIELDS.finditer(line):
             highest = max([highest, *(int(x) for x in m.group(1).split(",") if x.strip())])
@@ -88,4 +115,4 @@ def rewrite(lines: list[str]) -> tuple[list[str], int] | None:
             if name not in _SAFE and not _TEMP.match(name):
                 return None
         out.append(line)
-    return out, highest
+    return out, -1 if whole else highest

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _MAX_FIELD = 1 << 20
+_LONG_LIMIT = float(1 << 63)
 _NAN = math.nan
 _EMPTY_INPUT = NULL_FIELD
 _ASSIGNED = object()  # a split variable's remembered value after an assignment: never the one held
@@ -332,9 +333,8 @@ class Runtime:
         return r
 
     def field_index(self, x: float) -> int:
-        if x != x:
-            raise AwkFatal("attempt to access field -nan")
-        i = int(x)
+        # gawk converts to a C long: NaN, infinities and values out of its range become LONG_MIN
+        i = int(x) if -_LONG_LIMIT <= x < _LONG_LIMIT else -(1 << 63)
         if i < 0:
             raise AwkFatal(f"attempt to access field {i}")
         if i > self.max_fields:
@@ -371,9 +371,9 @@ class Runtime:
 
     def set_nf(self, v: Value) -> Value:
         x = v if v.__class__ is float else str2num(v)  # type: ignore[arg-type]
-        n = int(x) if x == x and abs(x) != math.inf else 0
+        n = int(x) if -_LONG_LIMIT <= x < _LONG_LIMIT else -1  # (a C long, as field_index)
         if n < 0:
-            raise AwkFatal(f"NF set to negative value {n}")
+            raise AwkFatal("NF set to negative value")
         if n > self.max_fields:
             raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, self.max_fields)
         flds = self.flds
@@ -501,6 +501,23 @@ class Runtime:
             i = fidx(x)
             return fo(i) if i else rec()
 
+        # the same reads in _LOOP (gen_loop.py), over its record `r` and its fields `f` (split whole)
+        def lfsd(f: list[str], r: str, x: float) -> str:
+            i = fidx(x)
+            return (f[i - 1] if i <= len(f) else "") if i else r
+
+        def lfvd(f: list[str], r: str, x: float) -> Value:
+            i = fidx(x)
+            if i:
+                return Input(f[i - 1]) if i <= len(f) else empty
+            return Input(r)
+
+        def lfnd(f: list[str], r: str, x: float | int) -> float:
+            i = x if x.__class__ is int else fidx(x)
+            if i:
+                return str2num(f[i - 1]) if i <= len(f) else 0.0  # type: ignore[operator]
+            return str2num(r)
+
         def num(v: Value) -> float:
             return v if v.__class__ is float else str2num(v)  # type: ignore[return-value,arg-type]
 
@@ -573,6 +590,9 @@ class Runtime:
                 "_fod": fod,
                 "_fvd": fvd,
                 "_fidx": fidx,
+                "_lfsd": lfsd,
+                "_lfvd": lfvd,
+                "_lfnd": lfnd,
                 "_rec": rec,
                 "_r0": r0,
                 "_nf": self.get_nf,
