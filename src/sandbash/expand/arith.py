@@ -621,12 +621,18 @@ class Template:
     `fn` is its closures until it has run HOT_CALLS times, then its generated function (holders
     read `fn` at each use, so the hot one is called without a wrapper)."""
 
-    __slots__ = ("fn", "text", "calls")
+    __slots__ = ("fn", "text", "calls", "tree")
 
-    def __init__(self, fn: Fn, text: str) -> None:
+    def __init__(self, fn: Fn, text: str, tree: Arith | Slot) -> None:
         self.fn = fn
         self.text = text
         self.calls = 0
+        self.tree = tree  # (its slotted tree: a generated loop writes its statements in)
+
+    def generated(self) -> bool:
+        """Whether `fn` is its generated function now (arithgen: it has run HOT_CALLS times)."""
+        code = getattr(self.fn, "__code__", None)
+        return code is not None and code.co_filename == GEN_FILE
 
 
 def template_of(text: str, names: tuple[str, ...]) -> Template | None:
@@ -642,7 +648,7 @@ def template_of(text: str, names: tuple[str, ...]) -> Template | None:
     tree = _slotted(node, {name: i for i, name in enumerate(names)})
     if tree is None:
         return None
-    tpl = Template(_compile(tree), text)
+    tpl = Template(_compile(tree), text, tree)
     cold = tpl.fn
 
     def tiered(ev: Evaluator) -> int:  # (see _tiered: the same counting, the holder updated)

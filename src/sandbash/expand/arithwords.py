@@ -122,15 +122,9 @@ def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
     as the text it expands to (arith_text), made by the closure of its parts when it is a
     here-document's text (Expander._join_fn)."""
     parts = word.parts
-    if ex._arith_slots is not None and parts:
-        hit = _ARITH_TEMPLATES.get(word.text)
-        if hit is None:
-            tpl = _arith_template(word)
-            _ARITH_TEMPLATES.put(word.text, word.text, (tpl,))
-        else:
-            tpl = hit[0]
-        if tpl is not None:
-            return template_fn(ex, tpl)
+    tpl = word_template(ex, word)
+    if tpl is not None:
+        return template_fn(ex, tpl)
     arith_eval = ex.env.arith_eval
     if parts and ("[" not in word.text or ARITH_EXPANDS.search(word.text) is None):
         text_fn = ex._join_fn(parts, True)
@@ -138,6 +132,19 @@ def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
             return partial(_expanded_eval, arith_eval, text_fn)
         return partial(_expanded_eval, arith_eval, partial(ex.arith_text, word))
     return partial(_expanded_eval, arith_eval, arith_join_fn(ex, parts))  # (arith_text's other way)
+
+
+def word_template(ex: Expander, word: A.Word) -> _Template | None:
+    """The template `word` is evaluated as (_arith_template, cached by text), or None: not one,
+    or an environment that evaluates no templates (no arith_slots)."""
+    if ex._arith_slots is None or not word.parts:
+        return None
+    hit = _ARITH_TEMPLATES.get(word.text)
+    if hit is None:
+        tpl = _arith_template(word)
+        _ARITH_TEMPLATES.put(word.text, word.text, (tpl,))
+        return tpl
+    return hit[0]
 
 
 def nested_error(e: ArithError | ArithAssignError) -> ExpansionError:
@@ -156,7 +163,19 @@ def _expanded_eval(arith_eval: Callable[[str], int], text_fn: Callable[[], str])
     return arith_eval(text)
 
 
-def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
+def template_values(ex: Expander, tpl: _Template) -> Callable[[], tuple[int | str, ...] | int]:
+    """The slots' values of `tpl` as template_fn expands them, for a caller that runs the template
+    itself (a generated loop writes its statements in): a tuple of them, or, when the expansions
+    make no numbers (template_fn's text way), the text's value already evaluated."""
+    return template_fn(ex, tpl, True)  # type: ignore[return-value]
+
+
+def renamed(e: ArithError, values: tuple[int | str, ...], names: tuple[str, ...]) -> None:
+    """An error of a template run with `values` in its slots `names`: the text's (_name_numbers)."""
+    _name_numbers(e, {n: str(v) for n, v in zip(names, values, strict=True)})
+
+
+def template_fn(ex: Expander, tpl: _Template, values: bool = False) -> Callable[[], int]:
     """`$(( $n % 3 ))`, `$(( ${m[$w]:-0} + 1 ))`: each expansion expands as the text would, and when
     every one is a plain decimal number the expression is evaluated as its template (`_sbSlot0_ %
     3`, parsed once, its slots the numbers: arith.Template) instead of parsing the text anew for
@@ -173,7 +192,7 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
     assert slots is not None
     arith_eval = ex.env.arith_eval
     charged = ex._charged
-    if len(names) == 1:  # `$(( $1 % 3 ))`: one expansion, text around it (_arith_template)
+    if len(names) == 1 and not values:  # `$(( $1 % 3 ))`: one expansion, text around it (_arith_template)
         i = next(j for j, step in enumerate(steps) if type(step) is not str)
         get = steps[i]
         name = names[0]
@@ -277,6 +296,18 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
 
     def evaluate(values: list[str | int]) -> int:
         """The expression with the expansions' values, each expanded once already."""
+        numbers = slot_values(values)
+        if type(numbers) is not tuple:
+            return numbers  # type: ignore[return-value]  # (the text's value)
+        try:
+            return slots(compiled_tpl, numbers)
+        except ArithError as e:
+            renamed(e, numbers, names)
+            raise
+
+    def slot_values(values: list[str | int]) -> tuple[int | str, ...] | int:
+        """The slots' numbers (or whole subscripts' texts) the values make; or, when they make
+        none, the value of the text they expand it to."""
         numbers: list[int | str] = []
         keys = 0  # the length of the whole subscripts given as text (see template_fn)
         for v, q in zip(values, quoted, strict=True):
@@ -304,11 +335,7 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
                 ]
             )
             return arith_eval(charged("".join([s if type(s) is str else next(left) for s in steps])))  # type: ignore[misc]
-        try:
-            return slots(compiled_tpl, tuple(numbers))
-        except ArithError as e:
-            _name_numbers(e, {n: str(v) for n, v in zip(names, numbers, strict=True)})
-            raise
+        return tuple(numbers)
 
     def template_eval() -> int:
         try:
@@ -316,6 +343,17 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
         except (ArithError, ArithAssignError) as e:
             raise nested_error(e) from None
         return evaluate(values)
+
+    def slots_of() -> tuple[int | str, ...] | int:
+        # (template_values: the numbers for the caller to run the template with)
+        try:
+            values = [get() for get in getters]
+        except (ArithError, ArithAssignError) as e:
+            raise nested_error(e) from None
+        return slot_values(values)
+
+    if values:
+        return slots_of  # type: ignore[return-value]
 
     if len(getters) != 2:
         return template_eval

@@ -40,6 +40,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..expand.arith import Template
     from ..syntax import ast as A
     from .compiler import Compiler
     from .loops import LoopFrame
@@ -151,7 +152,7 @@ def _part(word: A.Word | None, result: bool, prefix: str) -> tuple[str, dict[str
 
 def source(
     node: A.ArithFor, comp: Compiler | None = None
-) -> tuple[str, dict[str, object], tuple[str, ...]] | None:
+) -> tuple[str, dict[str, object], tuple[str | Template, ...]] | None:
     """The factory's source for the loop's steps, the namespace it runs over and the texts left
     cold in its body (loopgen.renewal), or None when a part is not generated. With `comp`, the
     body's hot `(( ))` commands are written in (loopgen.Writer.body), else it is called."""

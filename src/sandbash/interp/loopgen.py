@@ -39,14 +39,18 @@ shell's objects come in as the factory's parameters. The tree walker never uses 
 
 from __future__ import annotations
 
-from ..expand.arith import GEN_LONGEST, ArithError, generated_of, parse_or_raise
-from ..expand.arithwords import literal_arith
+from functools import partial
+
+from ..expand.arith import GEN_LONGEST, ArithError, Template, generated_of, parse_or_raise
+from ..expand.arithwords import literal_arith, renamed, template_values, word_template
 from ..expand.env import ExpansionError
+from ..shvars.vars import NAMEREF, Var
 from ..syntax import ast as A
 from ..textcache import function_of
 from .control import LoopControl, ReturnFromFunction
 from .jobs import cleanup_dead_jobs
 from .state import ONE_STATUS
+from .variables import NOT_PLAIN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,6 +73,8 @@ NAMESPACE: dict[str, object] = {
     "ONE_STATUS": ONE_STATUS,
     "ReturnFromFunction": ReturnFromFunction,
     "reap": cleanup_dead_jobs,
+    "Var": Var,
+    "NAMEREF": NAMEREF,
 }
 
 # `(( ))` as Compiler.arith_cmd's closure runs it plainly (arithcmd.py's _HEAD and _TAIL), its
@@ -83,8 +89,7 @@ else:
         try:
             sh.arith_cmd = "((: "
             try:
-{stmts}
-                {var} = 0 if {value} else 1
+{evaluate}
             finally:
                 sh.arith_cmd = ""
         except (ArithError, ExpansionError) as e:
@@ -97,6 +102,49 @@ else:
             finish(_m)
     st.pipestatus = ONE_STATUS[{var}]
 """
+# a literal text's evaluation in _ARITH ({ind}: the level of its statements)
+_LITERAL = """\
+{stmts}
+{pad}{var} = 0 if {value} else 1"""
+# a template's (arith.Template: `(( len += ${#t} ))`): its slots' values read ({reads}: those read
+# here, else None in _sv) or expanded by arithwords.template_values, then its statements run
+# with them as Shell.arith_slots runs its function (the evaluator's text and slots set, and put
+# back after: a template can run inside another's, through a variable's subscript), an error
+# naming the values as the text would; a tuple not made means the text's own value
+_TEMPLATE = """\
+{reads}
+if _sv is None:
+    _sv = {values}()
+if type(_sv) is tuple:
+    _ot = ev.text
+    _os = ev.slots
+    ev.text = {tpltext}
+    ev.slots = _sv
+    try:
+{stmts}
+        _sr = {value}
+    except ArithError as e:
+        {renamed}(e, _sv)
+        raise
+    finally:
+        ev.text = _ot
+        ev.slots = _os
+else:
+    _sr = _sv
+{var} = 0 if _sr else 1"""
+# a slot's value read here: `${#name}` (a plain ASCII string's length, as length_count counts
+# it) and `$name` (a plain decimal, read as template_fn reads it) of a variable bound in the
+# innermost scope, not special (NOT_PLAIN) and no reference: its test and its value ({n}: the
+# variable's name's constant); anything else, template_values' way
+_FOUND = "(_v := _sc.get({n})) is not None and type(_v) is Var and not _v.attrs & NAMEREF and type(_r := _v.value) is str"
+_READS = {
+    "#": (_FOUND + " and _r.isascii()", "len(_r)"),
+    "": (
+        _FOUND + ' and _r.isdigit() and _r.isascii() and (len(_r) == 1 or _r[0] != "0" and len(_r) < 19)',
+        "int(_r)",
+    ),
+}
+
 _ERREXIT = """\
             if {var} and not st.errexit_ignored:
                 errexit_check({var})"""
@@ -191,7 +239,9 @@ class Writer:
         self.texts = 0  # (the texts' constants: a prefix each)
         self.codes = 0
         # `(( ))` texts not generated yet when the body's commands were compiled (see renewal)
-        self.cold: tuple[str, ...] = ()
+        self.cold: tuple[str | Template, ...] = ()
+        # templates not generated yet when the body was written (renewal)
+        self.templates: list[Template] = []
 
     def const(self, value: object) -> str:
         """A closure's name in the namespace."""
@@ -218,16 +268,75 @@ class Writer:
             return None
         lines, value, namespace = made
         self.namespace.update(namespace)
+        evaluate = _LITERAL.format(stmts="\n".join(lines), pad="    " * 4, var=var, value=value)
+        return self.wrapped(evaluate, ind, line, cold, var, cond)
+
+    def wrapped(self, evaluate: str, ind: int, line: int, cold: str, var: str, cond: bool) -> list[str]:
+        """_ARITH around `evaluate` (the lines at its level 4 that set `var`), at level `ind`."""
         filled = _ARITH.format(
             cold=cold,
             line=line,
-            stmts="\n".join(lines),
-            value=value,
+            evaluate=evaluate,
             var=var,
             failed="cond_failed" if cond else "cmd_failed",
             after="" if cond else _ERREXIT.format(var=var),
         )
         return block(filled, ind)
+
+    def template(self, comp: Compiler, cmd: A.ArithCmd, ind: int, cold: str, var: str) -> list[str] | None:
+        """`(( ))` of a template (arithwords.word_template: `(( len += ${#t} ))`) as statements
+        at level `ind` (see _TEMPLATE), once the template's function is generated; else None."""
+        ex = comp.ev.expander
+        made = word_template(ex, cmd.word)
+        if made is None or len(cmd.word.text) > GEN_LONGEST:
+            return None
+        tpl, parts, names, quoted = made
+        if not tpl.generated():
+            self.templates.append(tpl)  # (written in once it is: renewal)
+            return None
+        from ..expand.arithgen import statements  # (as the template's own generation: only once hot)
+
+        self.texts += 1
+        written = statements(tpl.tree, tpl.text, 2, f"a{self.texts}_")  # type: ignore[arg-type]
+        if written is None:
+            return None
+        lines, value, namespace = written
+        self.namespace.update(namespace)
+        filled = _TEMPLATE.format(
+            reads=self.reads(parts, quoted),
+            values=self.const(template_values(ex, made)),
+            tpltext=self.const(tpl.text),
+            stmts="\n".join(lines),
+            value=value,
+            renamed=self.const(partial(renamed, names=names)),
+            var=var,
+        )
+        return self.wrapped("\n".join(block(filled, 4)), ind, cmd.line, cold, var, False)
+
+    def reads(self, parts: tuple[A.Part, ...], quoted: tuple[bool, ...]) -> str:
+        """The slots' values read in place into `_sv` when each is a `${#name}` or `$name` of a
+        plain variable (_READS), else `_sv = None`."""
+        slots = [p for p in parts if type(p) is not A.Lit]
+        tests: list[tuple[str, str]] = []
+        for p, q in zip(slots, quoted, strict=True):
+            if (
+                q
+                or type(p) is not A.Param
+                or p.sub is not None
+                or p.op is not None
+                or p.names_suffix
+                or p.prefix not in _READS
+                or not (p.name.isidentifier() and p.name.isascii())
+                or p.name in NOT_PLAIN
+            ):
+                return "_sv = None"
+            test, value = _READS[p.prefix]
+            tests.append((test.format(n=self.const(p.name)), value))
+        out = ["_sv = None", "_sc = st.vars.scopes[-1]"]
+        for i, (test, value) in enumerate(tests):
+            out += block(f"if {test}:\n    _s{i} = {value}", i)
+        out.append("    " * len(tests) + f"_sv = ({', '.join(f'_s{i}' for i in range(len(tests)))},)")
+        return "\n".join(out)
 
     def body(self, comp: Compiler, body: A.CommandList, ind: int) -> list[str] | None:
         """A loop body's commands as statements at level `ind` setting `_status`: its `(( ))`
@@ -248,6 +357,13 @@ class Writer:
                         out += lines
                         inline = True
                         continue
+                elif text is None and type(cmd) is A.ArithCmd and not item.background:
+                    cold = f"    _status = {self.const(comp.arith_cmd(cmd, fuse=False))}()"
+                    lines = self.template(comp, cmd, ind, cold, "_status")
+                    if lines is not None:
+                        out += lines
+                        inline = True
+                        continue
                 mark = comp.returns
                 code = comp.item(item)
                 returns = comp.returns != mark
@@ -256,7 +372,7 @@ class Writer:
                 if returns:  # (a `return`: compiler.returned, raised as the compiled list does)
                     out += block("if _status < 0:\n    raise ReturnFromFunction(-1 - _status)", ind)
         finally:
-            self.cold = tuple(dict.fromkeys(comp.cold))
+            self.cold = tuple(dict.fromkeys([*comp.cold, *self.templates]))
             comp.cold = outer
         return out if inline else None
 
@@ -267,7 +383,7 @@ def block(text: str, ind: int) -> list[str]:
     return [pad + line if line else line for line in text.splitlines()]
 
 
-def renewal(cache: dict[int, object], key: int, cold: tuple[str, ...]) -> Callable[[], bool]:
+def renewal(cache: dict[int, object], key: int, cold: tuple[str | Template, ...]) -> Callable[[], bool]:
     """The `renew` of a generated loop whose body was written in while the `(( ))` texts `cold`
     were not generated (commands that would be compiled again once one is, Compiler.compiled):
     asked at each check of the guard, one text a time in turn, True once that one is; the loop
@@ -279,7 +395,7 @@ def renewal(cache: dict[int, object], key: int, cold: tuple[str, ...]) -> Callab
         nonlocal turn
         text = cold[turn % len(cold)]
         turn += 1
-        if generated_of(text) is None:
+        if not text.generated() if type(text) is Template else generated_of(text) is None:  # type: ignore[union-attr, arg-type]
             return False
         cache.pop(key, None)
         return True
@@ -292,7 +408,9 @@ def never() -> bool:
     return False
 
 
-def while_source(comp: Compiler, node: A.While) -> tuple[str, dict[str, object], tuple[str, ...]] | None:
+def while_source(
+    comp: Compiler, node: A.While
+) -> tuple[str, dict[str, object], tuple[str | Template, ...]] | None:
     """The factory's source for a `while`/`until` loop's steps, its namespace and the texts left
     cold in its body (see renewal), or None when none of its `(( ))` commands is written in."""
     w = Writer()

@@ -1,0 +1,175 @@
+"""`(( ))` commands with expansions (arithmetic templates: `(( len += ${#t} ))`) written into a
+hot loop's generated steps (interp/loopgen.py's Writer.template; issue 23, pf-dparen30): that they
+are written in once their template is generated (and the loop renewed when it was not yet), that
+the source spells no script text, and that every value a slot can hold, every attribute of the
+variables involved and every way the command can fail gives the walker's stdout, stderr and status.
+The same shapes against bash: tests/spec/cases/pf_dparen30_templates.txt."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from sandbash import Bash
+from sandbash.expand import arith
+from sandbash.interp import compiler, loopgen, shell
+from sandbash.interp import evaluator as evaluator_module
+
+
+def _run(script: str, walker: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", walker)
+    r = Bash().exec(script)
+    return r.stdout, r.stderr, r.exit_code
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts Shell.arith_slots' calls (the way a template runs when it is not written in)."""
+    calls = [0]
+    original = shell.Shell.arith_slots
+
+    def spy(self: shell.Shell, tpl: arith.Template, slots: tuple[int | str, ...]) -> int:
+        calls[0] += 1
+        return original(self, tpl, slots)
+
+    monkeypatch.setattr(shell.Shell, "arith_slots", spy)
+    return calls
+
+
+@pytest.mark.parametrize("loop", ["while", "for"])
+def test_a_hot_template_is_written_into_the_loop(loop: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
+    calls = _counting(monkeypatch)
+    # (texts no other test evaluates: the template cache is process-wide)
+    head = "while (( k < 3000 )); do (( k++ ))" if loop == "while" else "for ((k = 0; k < 3000; k++)); do"
+    script = f"k=0 t=abc s=0 n=4\n{head}\n(( s += ${{#t}} * $n + 30{len(loop)} ))\ndone\necho $s"
+    out = Bash().exec(script).stdout
+    assert out == f"{3000 * (3 * 4 + 300 + len(loop))}\n"
+    assert calls[0] < 1100  # (the loop's generated steps run it from about the 256th)
+
+
+def test_a_loop_made_before_its_template_is_hot_is_made_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
+    calls = _counting(monkeypatch)
+    # the template runs every third step: the loop is generated (its literal texts hot) before it is
+    script = (
+        "k=0 t=abcd s=0\nwhile (( k < 6000 )); do (( k++ ))\n(( k % 3 == 0 )) || continue\n"
+        "(( s += ${#t} + 17 ))\ndone\necho $s"
+    )
+    # (`continue` in an `||` list: the template's command is top-level, after it)
+    out = Bash().exec(script).stdout
+    assert out == f"{2000 * 21}\n"
+    assert calls[0] < 1100
+
+
+def test_the_template_source_spells_no_script_text(compilers: list[compiler.Compiler]) -> None:
+    script = (
+        "n=0 evil_len=0 import_os=abc other=3\n"
+        "while (( n++ < 3000 )); do (( evil_len += ${#import_os} * $other + 31337 )); done"
+    )
+    made: list[str] = []
+    original = loopgen.function_of
+
+    def spy(source: str, filename: str, name: str, namespace: dict[str, object]) -> object:
+        made.append(source)
+        return original(source, filename, name, namespace)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(evaluator_module, "TREE_WALKER", False)
+        mp.setattr(loopgen, "function_of", spy)
+        Bash().exec(script)
+    assert made and any("_sv = None" in source for source in made)
+    for piece in ("evil_len", "import_os", "other", "31337", "_sbSlot"):
+        assert not any(piece in source for source in made)
+
+
+# what a `$v` slot and a `${#t}` slot can hold, set late in the loop (after it is generated)
+VALUES = [
+    "",
+    "0",
+    "7",
+    "007",
+    "08",
+    "-3",
+    "+4",
+    " 5",
+    "9" * 18,
+    "9" * 19,
+    "0x1f",
+    "2#101",
+    "k",
+    "k+1",
+    "1+",
+    "é",
+    "a[1]",
+]
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_a_slots_values_are_the_walkers(value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    quoted = value.replace("'", "'\\''")
+    script = (
+        "exec 2>&1\na=(3 4 5) k=0 s=0 v=1\nwhile (( k < 1400 )); do (( k++ ))\n"
+        f"(( k == 1390 )) && v='{quoted}'\n(( s += $v ))\n"
+        '(( k > 1388 )) && echo "k=$k s=$s"\ndone\necho end $s'
+    )
+    assert _run(script, False, monkeypatch) == _run(script, True, monkeypatch)
+
+
+KINDS = {
+    "plain": "t=abc",
+    "empty": "t=",
+    "unset": "unset t",
+    "non-ascii": "t=$'caf\\xc3\\xa9'",
+    "invalid-bytes": "t=$'a\\xff\\xfeb'",
+    "c-locale": "LC_ALL=C; t=$'caf\\xc3\\xa9'",
+    "array": "t=(one two three)",
+    "assoc": "unset t; declare -A t=([0]=four [x]=y)",
+    "integer": "unset t; declare -i t=12345",
+    "nameref": "unset t; u=refd; declare -n t=u",
+    "nameref-element": "unset t; a=(p qq rrr); declare -n t='a[2]'",
+    "exported": "export t=exported",
+    "readonly-target": "readonly s",
+    "integer-target": "declare -i s",
+    "nounset-unset": "set -u; unset t",
+}
+
+
+@pytest.mark.parametrize(("kind", "where"), list(itertools.product(sorted(KINDS), ["global", "local"])))
+def test_a_length_slots_variables_are_the_walkers(
+    kind: str, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = (
+        "k=0 s=0 t=start\nwhile (( k < 1400 )); do (( k++ ))\n"
+        f'if (( k == 1390 )); then {KINDS[kind]}; fi\n(( s += ${{#t}} * 2 ))\n(( ${{#t}} - 5 )) || echo "five at $k"\n'
+        'done\necho "s=$s st=$?"'
+    )
+    if where == "local":
+        body = f'f() {{\nlocal k s t\n{body}\n}}\nt=global s=1\nf\necho "after $? t=$t s=$s"'
+    script = "exec 2>&1\n" + body
+    assert _run(script, False, monkeypatch) == _run(script, True, monkeypatch)
+
+
+SHAPES = {
+    "errexit": "set -e\nk=0 t=ab\nwhile (( k < 1500 )); do (( ++k )); (( k == 1450 )) && t=; (( ${#t} )); done\necho never",
+    "errexit-guarded": "set -e\nk=0 t=ab\nwhile (( k < 1500 )); do (( ++k )); (( k == 1450 )) && t=; (( ${#t} )) || :; done\necho $k",
+    "err-trap": "trap 'echo \"ERR $LINENO $?\"' ERR\nk=0 t=ab\nwhile (( k < 1500 )); do (( ++k )); (( k == 1495 )) && t=\n(( ${#t} ))\ndone",
+    "xtrace": "k=0 t=ab s=0\nwhile (( k < 1500 )); do (( ++k )); (( s += ${#t} + $k ))\n(( k == 1497 )) && set -x; done\nset +x\necho $s",
+    "debug-trap": "k=0 t=ab s=0\nwhile (( k < 1500 )); do (( ++k )); (( s += ${#t} ))\n"
+    "(( k == 1498 )) && trap 'echo \"D $BASH_COMMAND $LINENO\"' DEBUG; done\ntrap - DEBUG\necho $s",
+    "division": "k=0 t=ab s=0\nwhile (( k < 1500 )); do (( ++k )); (( k == 1450 )) && t=; (( s += 100 / ${#t} )); t=ab; done\necho $s",
+    "arrays": "declare -a h; declare -A m\nk=0\nwhile (( k < 1500 )); do (( ++k )); j=$(( k % 4 )); (( h[$j] += ${#j} + $k ))\n"
+    '(( m[$j]++ )); (( m["x$j"] += 2 )); done\necho "${h[*]} ${m[*]} ${!m[*]}"',
+    "two-slots": "k=0 t=abc s=0 n=5\nwhile (( k < 1500 )); do (( ++k )); (( s += ${#t} * $n, n = k % 9 )); (( k == 1400 )) && n=09; done\necho $s $n",
+    "nested": "a=(10 20 30 40) t=abc x='a[${#t}] + 1' k=0 s=0\nwhile (( k < 1500 )); do (( ++k )); (( s += ${#t} + x ))\n"
+    "(( k == 1450 )) && t=a; done\necho $s",
+    "break-continue": "k=0 t=abc s=0\nwhile (( k < 3000 )); do (( ++k )); (( s += ${#t} ))\n"
+    "(( k % 100 )) || continue; (( k == 2500 )) && break; (( s++ )); done\necho $k $s",
+    "positional": "set -- 4 abc\nk=0 s=0\nwhile (( k < 1500 )); do (( ++k )); (( s += $1 * ${#2} + $# )); (( k == 1450 )) && set -- x; done\necho $s",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_shapes_are_the_walkers(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = "exec 2>&1\n" + SHAPES[name]
+    assert _run(script, False, monkeypatch) == _run(script, True, monkeypatch)
