@@ -8,6 +8,7 @@ from .record import Effects, declare
 from .textbasic.common import Out, command, encode, quote, split_records, usage_fail
 
 INF = 1 << 62
+_SLICE = 4096  # lines of the one-field path's comprehension (a short line wastes at most one)
 
 CUT_SPEC = CommandSpec(
     name="cut",
@@ -187,9 +188,27 @@ class _FieldCutter:
         return out
 
     def _one_field(self, lines: list[bytes], eol: bytes, k: int) -> list[bytes]:
-        """The common `-f N`: split at most N times and take the N-th piece."""
+        """The common `-f N`: split at most N times and take the N-th piece. A slice of lines
+        that all have the field (with `-f 1`, lines without a delimiter are kept whole) is one
+        comprehension; the first slice with a shorter line sends the rest down the per-line path."""
+        if k == 1 and self.only:
+            out: list[bytes] = []
+            self._one_field_lines(lines, eol, k, out)
+            return out
         d = self.delim
-        out: list[bytes] = []
+        out = []
+        i = k - 1
+        for start in range(0, len(lines), _SLICE):
+            part = lines[start : start + _SLICE]
+            try:
+                out.append(eol.join([line.split(d, k)[i] for line in part]) + eol)
+            except IndexError:
+                self._one_field_lines(lines[start:], eol, k, out)
+                break
+        return out
+
+    def _one_field_lines(self, lines: list[bytes], eol: bytes, k: int, out: list[bytes]) -> None:
+        d = self.delim
         append = out.append
         only = self.only
         for line in lines:
@@ -202,7 +221,6 @@ class _FieldCutter:
                 append(parts[k - 1] + eol)
             else:
                 append(eol)
-        return out
 
 
 class _ByteCutter:

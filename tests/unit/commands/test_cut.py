@@ -82,3 +82,32 @@ def test_big_input_streams() -> None:
     line = b"k1,v1,x,y,z\n"
     r = run_command(["cut", "-d,", "-f2,4"], stdin=line * 100000)
     assert r.stdout == b"v1,y\n" * 100000
+
+
+# many lines that all hold the field (one comprehension per slice), with a line short of it placed
+# first, at a slice's end, in a later slice, last, or unterminated; a line without the delimiter
+LONG = b"".join(b"k%d v%d x%d:y %d\n" % (i, i % 7, i % 3, i) for i in range(9000))
+SHORT_AT = {
+    "none": LONG,
+    "first": b"lone\n" + LONG,
+    "slice-end": LONG[: LONG.index(b"k4095 ")] + b"k4095 v\n" + LONG[LONG.index(b"k4096 ") :],
+    "later": LONG[: LONG.index(b"k8000 ")] + b"a b\n\n" + LONG[LONG.index(b"k8000 ") :],
+    "last": LONG + b"k v\n",
+    "unterminated": LONG + b"tail",
+    "unterminated-field": LONG + b"t a",
+    "empty-lines": LONG.replace(b"k77 ", b"\nk77 "),
+}
+
+
+@pytest.mark.parametrize("where", sorted(SHORT_AT))
+@pytest.mark.parametrize(
+    "args", [["-d ", "-f1"], ["-d ", "-f2"], ["-d ", "-f3"], ["-d ", "-f5"], ["-sd ", "-f1"]]
+)
+def test_one_field_over_many_lines(where: str, args: list[str]) -> None:
+    compare(["cut", *args], SHORT_AT[where])
+
+
+@pytest.mark.parametrize("args", [["-z", "-d:", "-f2"], ["-z", "-d ", "-f1"], ["-z", "-sd ", "-f4"]])
+def test_one_field_zero_terminated(args: list[str]) -> None:
+    compare(["cut", *args], LONG.replace(b"\n", b"\0") + b"x:")
+    compare(["cut", *args], b"x:")

@@ -154,6 +154,12 @@ def _column(lines: list[bytes], k: int, split: Callable[[bytes], list[bytes]]) -
     return [p[i] if len(p) > i else b"" for p in map(split, lines)]
 
 
+def _column_by(lines: list[bytes], k: int, sep: bytes | None, kmax: int) -> list[bytes]:
+    """_column for `bytes.split(sep, kmax)`, the method called in place (no methodcaller)."""
+    i = k - 1
+    return [p[i] if len(p) > i else b"" for line in lines for p in (line.split(sep, kmax),)]
+
+
 def _rows(
     lines: list[bytes], ks: tuple[int, ...], split: Callable[[bytes], list[bytes]], ofs: bytes
 ) -> list[bytes]:
@@ -221,13 +227,15 @@ def run(rt: Runtime, rd: Reader, plan: FastPlan) -> None:
         odd = default and any(c in chunk for c in _ODD_BLANKS)
         split = splitter(odd)
         if plan.kind == "sum":
-            vals = _column(lines, plan.fields[0], split)
+            vals = (
+                _column(lines, plan.fields[0], split) if odd else _column_by(lines, plan.fields[0], sep, kmax)
+            )
             total_add = _add(total_add, vals)
             summed = True
             continue
         if plan.test is not None:
             k, negate, _ = plan.test
-            col = _column(lines, k, split)
+            col = _column(lines, k, split) if odd else _column_by(lines, k, sep, kmax)
             if negate:
                 lines = [line for line, v in zip(lines, col, strict=True) if v != test_text]
             else:
@@ -236,7 +244,10 @@ def run(rt: Runtime, rd: Reader, plan: FastPlan) -> None:
                 continue
         ks = plan.fields
         if len(ks) == 1:
-            picked = lines if ks[0] == 0 else _column(lines, ks[0], split)
+            if ks[0] == 0:
+                picked = lines
+            else:
+                picked = _column(lines, ks[0], split) if odd else _column_by(lines, ks[0], sep, kmax)
         else:
             picked = _rows(lines, ks, split, ofs)
         picked.append(b"")
