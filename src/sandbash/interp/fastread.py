@@ -442,7 +442,7 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
                 )
         fds = st.fds
         limit = rt.limits.max_file_descriptors
-        if limit < 1 or (0 not in fds and len(fds) >= limit):
+        if limit < 1 or (0 not in fds and len(fds) >= limit) or st.ulimits:  # (ulimit -n: the redirection's)
             if bound is not None:  # (the limit, as the binding reports it)
                 return ex._dispatch_run(
                     argv, ex.temp_scope(assigns, None, "read"), redirs, None, builtin, False

@@ -49,6 +49,7 @@ from .jobs import (
     subshell_tail,
     take_signals,
 )
+from .redirects import lowered_fd_limit
 from .runtime import Job
 from .state import DEBUG_RAN, DEBUG_SKIPPED
 from .variables import AssignError
@@ -395,15 +396,28 @@ class Processes:
         fd = self.next_procsub_fd
         while fd in self.state.fds:
             fd -= 1
-        if fd < 10:
-            # 63 down to 10 are taken (10 and below belong to the script): look above 63
-            fd = 64
-            while fd in self.state.fds:
-                fd += 1
-            limit = self.sh.rt.limits.max_file_descriptors
-            if fd >= limit:
-                raise LimitExceeded(LimitKind.MAX_FILE_DESCRIPTORS, limit)
-        self.next_procsub_fd = fd - 1
+        low = (
+            lowered_fd_limit(self.state, self.sh.rt.limits.max_file_descriptors)
+            if self.state.ulimits
+            else None
+        )
+        if low is not None and fd >= low:
+            # bash keeps the pipe's own end when its move to 63 or below fails (move_to_high_fd:
+            # dup2 past the limit): the lower free descriptor for <( ), the higher for >( )
+            if self.sh.pipe_refused("process"):
+                return ""
+            free = [n for n in range(low) if n not in self.state.fds][:2]
+            fd = free[0] if direction == "<" else free[1]
+        else:
+            if fd < 10:
+                # 63 down to 10 are taken (10 and below belong to the script): look above 63
+                fd = 64
+                while fd in self.state.fds:
+                    fd += 1
+                limit = self.sh.rt.limits.max_file_descriptors
+                if fd >= limit:
+                    raise LimitExceeded(LimitKind.MAX_FILE_DESCRIPTORS, limit)
+            self.next_procsub_fd = fd - 1
         from ..stdio.pipe import Pipe  # (pipes, with threading: imported by the first one made)
 
         pipe = Pipe(checkpoint=self.sh.rt.budget.check_time)

@@ -34,6 +34,22 @@ _DEV_FD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
 _FILE_OPS = {"<": ("r", 0), ">": ("w", 1), ">>": ("a", 1), "<>": ("rw", 0), ">|": ("w!", 1)}
 
 
+def lowered_fd_limit(state: ShellState, most: int) -> int | None:
+    """`ulimit -n`'s soft limit when the script lowered it below the sandbox's own (`most`,
+    max_file_descriptors), else None. Under it the descriptors fail as bash's do on Linux: a
+    number at or past it is no descriptor (dup2's EBADF), an open needs a free one below it
+    (EMFILE), `{v}` looks from 10 up to it (F_DUPFD: EINVAL when 10 is past it)."""
+    pair = state.ulimits.get("n") if state.ulimits else None
+    if pair is None or pair[0] is None or pair[0] >= most:
+        return None
+    return pair[0]
+
+
+def free_fds(state: ShellState, limit: int) -> int:
+    """How many descriptors below `limit` the shell's table leaves free."""
+    return limit - sum(1 for fd in state.fds if fd < limit)
+
+
 def dev_fd(path: str) -> int | None:
     fd = _DEV_FD.get(path)
     if fd is not None:
@@ -89,8 +105,33 @@ class Redirections:
 
     def here_string(self, r: A.Redir, text: str, undo: Undo) -> bool:
         """`<<< WORD` with the word expanded to `text`: the text and a newline on the descriptor."""
+        if self.state.ulimits and not self._heredoc_room():
+            return False
         data = (text + "\n").encode("utf-8", "surrogateescape")
         return self._bind(r, 0, BytesReader(data, self.sh.rt.budget), undo, opened=None)
+
+    def _heredoc_room(self) -> bool:
+        """bash makes a here-document's text a pipe or a file it opens twice: two descriptors."""
+        low = lowered_fd_limit(self.state, self.sh.rt.limits.max_file_descriptors)
+        if low is None or free_fds(self.state, low) >= 2:
+            return True
+        self.sh.error("cannot create temp file for here-document: Too many open files")
+        return False
+
+    def _open_room(self, shown: str) -> bool:
+        """An open takes the lowest free descriptor: none below a lowered `ulimit -n` is EMFILE
+        (the kernel finds the descriptor before it looks at the path)."""
+        low = lowered_fd_limit(self.state, self.sh.rt.limits.max_file_descriptors)
+        if low is None or free_fds(self.state, low) >= 1:
+            return True
+        self.sh.error(f"{shown}: Too many open files")
+        return False
+
+    def _fd_limit(self) -> int:
+        """The first descriptor number no redirection may name: the sandbox's, or ulimit -n's below it."""
+        most = self.sh.rt.limits.max_file_descriptors
+        low = lowered_fd_limit(self.state, most)
+        return most if low is None else low
 
     def restore_redirects(self, undo: Undo) -> None:
         io = self.state.fds
@@ -133,6 +174,8 @@ class Redirections:
         return fields[0]
 
     def _open(self, path: str, flags: str) -> Stream | None:
+        if self.state.ulimits and not self._open_room(path):
+            return None
         fd = dev_fd(path)
         if fd is None:
             return self._open_file(path, flags)
@@ -195,6 +238,8 @@ class Redirections:
             text = "" if body is None else (quoted if target.quoted else self.expander.heredoc(body))
             if len(text) > self.sh.rt.limits.max_heredoc_size:
                 raise LimitExceeded(LimitKind.MAX_HEREDOC_SIZE, self.sh.rt.limits.max_heredoc_size)
+            if self.state.ulimits and not self._heredoc_room():
+                return False
             stream: Stream = BytesReader(text.encode("utf-8", "surrogateescape"), self.sh.rt.budget)
             return self._bind(r, 0, stream, undo, opened=None)
         assert isinstance(target, A.Word)
@@ -222,7 +267,7 @@ class Redirections:
                     if not var_fd.isdigit():
                         return True
                     fd = int(var_fd)
-                if fd < self.sh.rt.limits.max_file_descriptors:  # (none is open past the limit)
+                if fd < self._fd_limit():  # (none is open past the limit)
                     self._set_fd(fd, None, undo)
                 return True
             move = spec.endswith("-") and spec[:-1].isdigit()
@@ -233,13 +278,10 @@ class Redirections:
                     # (bash names the word as written: `$fd: Bad file descriptor`)
                     self.sh.error(f"{src if move else target.text}: Bad file descriptor")
                     return False
-                if (
-                    r.fd_var is None
-                    and (default_fd if r.fd is None else r.fd) >= self.sh.rt.limits.max_file_descriptors
-                ):
+                if r.fd_var is None and (default_fd if r.fd is None else r.fd) >= self._fd_limit():
                     self.sh.error(f"{src}: Bad file descriptor")  # (bash names the source when dup2 fails)
                     return False
-                ok = self._bind(r, default_fd, stream_src, undo, opened=None)
+                ok = self._bind(r, default_fd, stream_src, undo, opened=None, shown=spec)
                 # (`1>&1-` leaves 1 open: bash closes the source only when it is another fd)
                 if move and ok and (r.fd_var is not None or src != (default_fd if r.fd is None else r.fd)):
                     self._set_fd(src, None, undo)
@@ -275,13 +317,15 @@ class Redirections:
         path = self._target(target)
         if path is None:
             return False
+        if self.state.ulimits and not self._open_room(path):
+            return False
         fd = dev_fd(path)
         shown = ""
         if fd is not None:
             real = reopened_path(self.state.fds.get(fd))
             if not real:  # (a pipe's or a device's stream, shared: nothing to close when undone)
                 shared = self._shared(path, fd)
-                return shared is not None and self._bind(r, default_fd, shared, undo, opened=None)
+                return shared is not None and self._bind(r, default_fd, shared, undo, None, shown or path)
             path, shown = real, path  # (a file: opened anew, as Linux opens the link)
         if flags == "w!":
             opened = self._open_file(path, "w", clobber=True, shown=shown)
@@ -289,7 +333,7 @@ class Redirections:
             opened = self._open_file(path, flags, shown=shown)
         if opened is None:
             return False
-        return self._bind(r, default_fd, opened, undo, opened=opened)
+        return self._bind(r, default_fd, opened, undo, opened, shown or path)
 
     def close_dropped(self, undo: Undo) -> None:
         """After `exec N>&-`: a pipe's write end no descriptor holds any more is closed, so its
@@ -314,9 +358,17 @@ class Redirections:
             return value if self.va.eval_index(sub[:-1], None) == 0 else None
         return value.get(sub[:-1])
 
-    def _bind(self, r: A.Redir, default_fd: int, stream: Stream, undo: Undo, opened: Stream | None) -> bool:
+    def _bind(
+        self, r: A.Redir, default_fd: int, stream: Stream, undo: Undo, opened: Stream | None, shown: str = ""
+    ) -> bool:
+        """`stream` on r's descriptor (or a new one for `{var}`); `shown`: the target's name for a
+        message."""
         if r.fd_var is not None:
             fd = self._alloc_fd()
+            if self.state.ulimits and not self._var_fd_room(fd, shown):
+                if opened is not None:
+                    opened.close()
+                return False
             try:
                 name, _, sub = r.fd_var.partition("[")
                 self.va.set_var(name, str(fd), sub=sub[:-1] if sub else None)
@@ -346,7 +398,7 @@ class Redirections:
         if fd < 0:
             self.sh.error("file descriptor out of range")
             return False
-        if fd >= self.sh.rt.limits.max_file_descriptors:
+        if fd >= self._fd_limit():
             # a number past the limit names no descriptor there can be: as bash's dup2 to a number
             # past `ulimit -n`, the redirection fails (status 1), no limit ends the run
             self.sh.error(f"{fd}: Bad file descriptor")
@@ -355,6 +407,17 @@ class Redirections:
             return False
         self._set_fd(fd, stream, undo, opened)
         return True
+
+    def _var_fd_room(self, fd: int, shown: str) -> bool:
+        """`{var}`'s descriptor comes from fcntl(F_DUPFD, 10): past a lowered `ulimit -n` it is
+        EINVAL when 10 is, EMFILE when 10 up to the limit are all taken (bash says both)."""
+        low = lowered_fd_limit(self.state, self.sh.rt.limits.max_file_descriptors)
+        if low is None or fd < low:
+            return True
+        reason = "Invalid argument" if low <= 10 else "Too many open files"
+        self.sh.write_err(f"{self.sh.err_name()}: redirection error: cannot duplicate fd: {reason}\n")
+        self.sh.error(f"{shown}: {reason}")
+        return False
 
     def exec_redirects(self, redirs: tuple[A.Redir, ...]) -> int:
         """`exec` with only redirections: apply them for good."""

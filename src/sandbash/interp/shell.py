@@ -1135,6 +1135,8 @@ class Shell:
         if self.expander._ifs_joins:  # (in an assignment's value: the commands expand as anywhere)
             return self.expander.spaced(lambda: self.command_sub(sub))
         st = self.state
+        if st.ulimits and self.pipe_refused("command"):
+            return ""  # (bash's NULL: the word has nothing of it; $? stays)
         # with an alias, or a text of several lines (whose first may define one), its text is
         # read again with the aliases of now, as bash's child reads it (aliasrun.py)
         if (st.aliases or sub.run is not None) and st.shopts["expand_aliases"]:
@@ -1143,6 +1145,17 @@ class Shell:
                 return self.pr.run_command_sub(body)
             return self.pr.run_command_text(body)  # (several commands, read as they run)
         return self.pr.run_command_sub(sub.body)
+
+    def pipe_refused(self, what: str) -> bool:
+        """A substitution's pipe under a lowered `ulimit -n` that leaves fewer than two
+        descriptors free: bash's message (EMFILE, no line number), and nothing runs."""
+        from .redirects import free_fds, lowered_fd_limit
+
+        low = lowered_fd_limit(self.state, self.rt.limits.max_file_descriptors)
+        if low is None or free_fds(self.state, low) >= 2:
+            return False
+        self.write_err(f"{self.err_name()}: cannot make pipe for {what} substitution: Too many open files\n")
+        return True
 
     def process_sub(self, sub: A.ProcSub) -> str:
         st = self.state
