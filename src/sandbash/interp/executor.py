@@ -694,7 +694,10 @@ class Executor:
         builtin: Builtin | None,
         builtins_only: bool,
         found: tuple[str, str] | None = None,
+        apart: bool = False,
     ) -> int:
+        """Run the command found for `argv` with its redirections; `apart`: in the child
+        _program_in_child forked for a program."""
         st = self.state
         name = argv[0]
         if builtin is not None and name == "exec" and all(a == "--" for a in argv[1:]):
@@ -714,6 +717,14 @@ class Executor:
             if self.sh.pr.coproc is not None:
                 self.sh.pr.coproc_fds_changed()
             return 0
+        if (
+            redirs
+            and builtin is None
+            and fdef is None
+            and not (builtins_only or apart)
+            and redirs_may_assign(redirs)
+        ):
+            return self._program_in_child(argv, temp, redirs, found)
         self.rd.command = name
         try:
             undo = self.rd.apply_redirects(redirs, forked=builtin is None and fdef is None) if redirs else []
@@ -759,6 +770,33 @@ class Executor:
         finally:
             if undo:
                 self.rd.restore_redirects(undo)
+
+    def _program_in_child(
+        self, argv: list[str], temp: Scope | None, redirs: tuple[A.Redir, ...], found: tuple[str, str] | None
+    ) -> int:
+        """A program whose redirections may assign (`> f$((i++))`, `${x:=v}`, `{v}>f`, a here-document's
+        `$((n++))`): bash expands and applies them in the child it forks for the program, so what
+        they assign stays there. Run the program from a subshell of this shell, as bash does."""
+        child = self.sh.fork(lazy=True)
+        child.ex.sets_underscore = self.sets_underscore
+        child.state.subshell = self.state.subshell  # (no subshell level of its own: $BASH_SUBSHELL, exit 127)
+        traps = child.state.traps
+        if "CHLD" in traps:
+            del traps["CHLD"]  # (the child's end is this shell's SIGCHLD, sent below)
+        try:
+            status = child.ex._dispatch_run(argv, temp, redirs, None, None, False, found, apart=True)
+        finally:
+            # what a `{var}` opened there ends with that process
+            held = {id(s) for s in self.state.fds.values()}
+            for stream in child.state.fds.values():
+                if id(stream) not in held:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+            release_ended(child)
+        child_exited(self.sh)
+        return status
 
     def debug_trap(self, command: A.Command | str) -> int:
         """The DEBUG trap before a command that is not a simple one ([[ ]], (( )), each item of a
@@ -1535,6 +1573,28 @@ _OWN_CONTEXT = _BUILTIN_ENV | {
     "export",
     "readonly",
 }
+
+
+def redirs_may_assign(redirs: tuple[A.Redir, ...]) -> bool:
+    """Whether expanding `redirs` may assign a variable, judged from their text (generously): an
+    arithmetic expansion or a subscript, `${name=word}`, `${!ref}`, `$RANDOM` (its generator's
+    state; the child reseeds it), a `{var}` descriptor, in a target or an unquoted here-document's
+    body."""
+    for r in redirs:
+        if r.fd_var is not None:
+            return True
+        target = r.target
+        if type(target) is A.HereDoc:
+            if target.quoted or target.body is None:
+                continue
+            text = target.body.text
+        else:
+            text = target.text  # type: ignore[union-attr]
+        if "$" in text and (
+            "((" in text or "$[" in text or "=" in text or "[" in text or "${!" in text or "RANDOM" in text
+        ):
+            return True
+    return False
 
 
 def _stores_through(argv: list[str]) -> bool:
