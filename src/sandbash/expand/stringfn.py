@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from functools import cache, partial
 
-from ..shvars.vars import Var
+from ..shvars.vars import NAMEREF, Scope, Var
 from ..syntax import ast as A
 from .arithops import text_fn
 from .arithwords import arith_fn, literal_arith, literal_fn
@@ -205,10 +205,19 @@ def _dq_scalar_step(
     step), anything else dq_scalar_rest's way with the same lookup."""
     lookup = ex.env.lookup
     name = p.name
+    scopes, names = inner_scopes(ex, name)
 
     def dq_scalar(out: list[str]) -> None:
         ex._at_empty = False
-        var = lookup(name)
+        if (
+            scopes is None
+            or (
+                (var := scopes[-1].get(name)) is None
+                and (name in names or (var := scopes[0].get(name)) is None)
+            )
+            or var.attrs & NAMEREF
+        ):
+            var = lookup(name)
         if var is not None and type(var) is Var and type(v := var.value) is str and len(v) <= CHARGE_FROM:
             out.append(v)
         else:
@@ -307,11 +316,20 @@ def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]
         lookup = ex.env.lookup
         name = p.name
         rest = _unquoted_rest(ex, p)
+        scopes, names = inner_scopes(ex, name)
 
         def unquoted_scalar(out: list[str]) -> None:
             # (letters and digits alone, `$k` of a count: no IFS whitespace and nothing to glob,
             # known from one test, without the four)
-            var = lookup(name)
+            if (
+                scopes is None
+                or (
+                    (var := scopes[-1].get(name)) is None
+                    and (name in names or (var := scopes[0].get(name)) is None)
+                )
+                or var.attrs & NAMEREF
+            ):
+                var = lookup(name)
             if (
                 var is not None
                 and type(var) is Var
@@ -453,10 +471,19 @@ def _planned_fn(
         return positional_text
     lookup = ex.env.lookup
     name = p.name
+    scopes, names = inner_scopes(ex, name)
     if plan is _value:  # `$x`: the value itself
 
         def value() -> Any:
-            var = lookup(name)
+            if (
+                scopes is None
+                or (
+                    (var := scopes[-1].get(name)) is None
+                    and (name in names or (var := scopes[0].get(name)) is None)
+                )
+                or var.attrs & NAMEREF
+            ):
+                var = lookup(name)
             if var is not None and type(var) is Var and type(v := var.value) is str:
                 return v if len(v) <= limit else finish(v)
             return finish(general(ex, p, in_dq, None, var))
@@ -466,7 +493,15 @@ def _planned_fn(
     if op is not None:  # its function of the value (it never declines)
 
         def operated() -> Any:
-            var = lookup(name)
+            if (
+                scopes is None
+                or (
+                    (var := scopes[-1].get(name)) is None
+                    and (name in names or (var := scopes[0].get(name)) is None)
+                )
+                or var.attrs & NAMEREF
+            ):
+                var = lookup(name)
             if var is not None and type(var) is Var and type(v := var.value) is str:
                 got = op(v)
                 return got if len(got) <= limit else finish(got)
@@ -486,7 +521,15 @@ def _planned_fn(
     planned = plan
 
     def planned_text() -> Any:
-        var = lookup(name)
+        if (
+            scopes is None
+            or (
+                (var := scopes[-1].get(name)) is None
+                and (name in names or (var := scopes[0].get(name)) is None)
+            )
+            or var.attrs & NAMEREF
+        ):
+            var = lookup(name)
         if var is not None and type(var) is Var:  # (an ElementsVar is "${A[@]}" unbraced)
             v = var.value
             if type(v) is str and (got := planned(ex, v)) is not None:
@@ -514,9 +557,22 @@ def _length_count(ex: Expander, name: str) -> Callable[[], int | Var | None]:
     # so finding this one again means no reference to an element was followed, and the check
     # of _length (a second search of the scopes) is not needed (it was a sixth of `${#s}`)
     known: Var | None = None
+    scopes, names = inner_scopes(ex, name)
 
     def length_count() -> int | Var | None:
         nonlocal known
+        if (
+            scopes is not None
+            and (
+                (var := scopes[-1].get(name)) is not None
+                or (name not in names and (var := scopes[0].get(name)) is not None)
+            )
+            and not var.attrs & NAMEREF
+        ):
+            # (the variable itself, as lookup finds it: no reference followed)
+            if type(v := var.value) is str and v.isascii():
+                return len(v)
+            return var
         var = lookup(name)
         if var is not None and type(var) is Var and type(v := var.value) is str and v.isascii():
             if var is not known:
@@ -527,6 +583,16 @@ def _length_count(ex: Expander, name: str) -> Callable[[], int | Var | None]:
         return var
 
     return length_count
+
+
+def inner_scopes(ex: Expander, name: str) -> tuple[list[Scope] | None, Set[str]]:
+    """The variable store's scopes and the names bound above its globals (VarStore.local_names)
+    when `name`, not a special name, may be read in place (the environment's plain_scopes): bound
+    in the innermost scope, or else in the globals when no scope above them binds it, and no
+    reference, that binding is what its lookup gives; else None (look it up)."""
+    plain = getattr(ex.env, "plain_scopes", None)
+    found = plain(name) if plain is not None else None
+    return found if found is not None else (None, frozenset())
 
 
 def _plan(ex: Expander, p: A.Param) -> Plan | int | None:

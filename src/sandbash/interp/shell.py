@@ -29,7 +29,7 @@ from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ARRAY, ASSOC, EXPORT, NAMEREF, VAR_OVERHEAD, Var, value_size
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, NAMEREF, VAR_OVERHEAD, Scope, Var, value_size
 from ..stdio.streams import BufferWriter, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
@@ -716,6 +716,16 @@ class Shell:
         if v is not None:
             return v
         return st.shopts.get(name, False)
+
+    def plain_scopes(self, name: str) -> tuple[list[Scope], set[str]] | None:
+        """The store's scopes and local_names, for an expansion's closure that reads `name` in place
+        (stringfn.inner_scopes; both the store's own for its life, as the arithmetic evaluator
+        holds them), or None: a special name (NOT_PLAIN: computed as read, or kept apart), or a
+        lazy subshell's store whose scopes are not copied yet (reading them here would copy them)."""
+        store = self.state.vars
+        if name in NOT_PLAIN or store.source is not None:
+            return None
+        return store.scopes, store.local_names
 
     def ifs(self) -> str:
         # (get_str's work inline for a string value: read asks for IFS at every line it splits;

@@ -3,7 +3,9 @@ hot loop's generated steps (interp/loopgen.py's Writer.template; issue 23, pf-dp
 are written in once their template is generated (and the loop renewed when it was not yet), that
 the source spells no script text, and that every value a slot can hold, every attribute of the
 variables involved and every way the command can fail gives the walker's stdout, stderr and status.
-The same shapes against bash: tests/spec/cases/pf_dparen30_templates.txt."""
+The same shapes against bash: tests/spec/cases/pf_dparen30_templates.txt. Also the scopes a
+compiled expansion reads its variable from in place (Shell.plain_scopes; the shapes against bash:
+tests/spec/cases/pf_dparen30_lookups.txt)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ from sandbash import Bash
 from sandbash.expand import arith
 from sandbash.interp import compiler, loopgen, shell
 from sandbash.interp import evaluator as evaluator_module
+from sandbash.interp.shell import Shell
+from sandbash.limits import Limits
+from sandbash.stdio.streams import BufferWriter
 
 
 def _run(script: str, walker: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
@@ -173,3 +178,21 @@ SHAPES = {
 def test_shapes_are_the_walkers(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     script = "exec 2>&1\n" + SHAPES[name]
     assert _run(script, False, monkeypatch) == _run(script, True, monkeypatch)
+
+
+def test_plain_scopes_are_the_stores_own_and_never_copy_a_lazy_one() -> None:
+    """Shell.plain_scopes (stringfn.inner_scopes reads a variable in place with them): the store's
+    own scopes and local names; None for a special name, and for a lazy subshell's store whose
+    scopes are not copied yet (asking must not copy them)."""
+    sh, _ = Bash()._new_shell(Limits(), None, {}, "/home/user", b"", BufferWriter(), BufferWriter(), "c")
+    store = sh.state.vars
+    found = sh.plain_scopes("x")
+    assert found is not None and found[0] is store.scopes and found[1] is store.local_names
+    for name in ("RANDOM", "LINENO", "_", "PIPESTATUS", "FUNCNAME", "SECONDS", "BASH_COMMAND", "PATH"):
+        assert sh.plain_scopes(name) is None, name
+    child = Shell(sh.state.fork(lazy=True), sh.rt)
+    assert child.plain_scopes("x") is None
+    assert child.state.vars.source is store  # (not copied by asking)
+    assert child.state.vars.scopes is not store.scopes  # (copied on its first read)
+    found = child.plain_scopes("x")
+    assert found is not None and found[0] is child.state.vars.scopes
