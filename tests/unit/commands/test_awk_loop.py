@@ -135,6 +135,22 @@ LOOPED = [
         files={"f": SMALL, "g": SMALL},
     ),
     case('{ print substr($3, 2), toupper($2), index($0, "k") }', stdin=SMALL + LOG[:3000]),
+    # `$k == "text"`: records without the text are not split (the text elsewhere, empty, holding FS)
+    case(
+        '$2 == "k3" { n++ } "k4" == $2 { m++ } $1 == "k3" { o++ } $3 == "" { e++ } $2 == "k3 0" { s++ }'
+        " END { print n, m, o, e, s }",
+        stdin=LOG,
+    ),
+    case(
+        "-F:",
+        '$5 == "x" { n++ } "a1" == $1 { m++ } $4 == "" { e++ } $2 == "1:" { f++ } END { print n, m, e, f }',
+        stdin=COLONS,
+    ),
+    case('{ t += ($2 == "k5") + ("k6" == $2); u = u ($2 == "k1") } END { print t, length(u) }', stdin=LOG),
+    case('$2 == "k3" && $1 == "4" { print NR, $0 } $5 == "0x1A" { x++ } END { print x }', stdin=LOG),
+    case("-v", "IGNORECASE=1", '$2 == "K3" { n++ } END { print n }', stdin=LOG),
+    case('$2 == "2" { print FILENAME, $1 }', "f", "FS=:", "g", files={"f": SMALL, "g": COLONS[:3000]}),
+    case("-F", "[:]+", '$2 == "1" { n++ } END { print n }', stdin=COLONS),
     # NF and fields by a computed index: the whole record split, NF its length
     case("{ print $NF, NF }", stdin=SMALL),
     case("{ print $(1 + 1) }", stdin=SMALL),
@@ -262,6 +278,14 @@ def test_nf_and_computed_fields_split_every_field() -> None:
         gen = compile_program([Source("cmd. line", prog)], False).gen
         assert "def _LOOP(" in gen.source, prog
         assert gen.values["_LOOPK"] == -1, prog
+
+
+def test_a_csv_field_is_compared_as_read_not_as_a_piece_of_the_record() -> None:
+    # --csv (gawk 5.3, no oracle here): field 2 of `1,"a""b"` is a"b, which the record does not hold
+    prog = '$2 == "a\\"b" { n++ } "x,y" == $1 { m++ } $2 == "\\"" { q++ } END { print n, m, q, NR }'
+    assert _looped(prog)
+    r = run_command(["awk", "--csv", prog], stdin=b'1,"a""b"\n"x,y",2\n3,""""\n' * 5000)
+    assert (r.stdout, r.status) == (b"5000 5000 5000 15000\n", 0)
 
 
 def test_only_the_fields_read_are_split() -> None:

@@ -45,6 +45,11 @@ _FIELD = re.compile(r"(?<![\w.])_(fcs|fs|fo|fn|fv|fb)\(([1-9][0-9]{0,9})\)")
 _FCMPN = re.compile(r"(?<![\w.])_fcmpn\(([1-9][0-9]{0,9}), ")
 _PFIELDS = re.compile(r"(?<![\w.])_pfields\(\(([0-9, ]+)\)\)")
 _TEMP = re.compile(r"_t[0-9]+\Z")
+# `$k == "text"` (or "text" == $k): a field is a piece of the record, so a record without the text
+# cannot hold it as field k and is not split (`!=` gains nothing: its records are split in the body).
+# A CSV field is no such piece ("a""b" reads a"b), but CSV records never come in batches (Reader.batch)
+_EQ_LEFT = re.compile(r"\((?<![\w.])_fcs\([1-9][0-9]{0,9}\) == (K[0-9]+)\)")
+_EQ_RIGHT = re.compile(r"\((K[0-9]+) == _fcs\([1-9][0-9]{0,9}\)\)")
 # a field by a computed index; `$NF` itself; NF
 _LASTF = re.compile(r"(?<![\w.])_(fsd|fod|fvd|fnd)\(_nf\(\)\)")
 _DYNF = re.compile(r"(?<![\w.])_(fsd|fod|fvd|fnd)\(")
@@ -89,7 +94,15 @@ def _dynamic(line: str) -> str:
     return _NF.sub(f"float(len({_FIELDS}))", line)
 
 
-def rewrite(lines: list[str]) -> tuple[list[str], int] | None:
+def _prefilter(line: str, values: dict[str, object]) -> str:
+    def pre(m: re.Match[str]) -> str:
+        const = m.group(1)
+        return f"({const} in _r and {m.group(0)})" if isinstance(values.get(const), str) else m.group(0)
+
+    return _EQ_RIGHT.sub(pre, _EQ_LEFT.sub(pre, line))
+
+
+def rewrite(lines: list[str], values: dict[str, object]) -> tuple[list[str], int] | None:
     """The loop body's lines with field reads inline and the highest field read
     (-1: every field), or None when the body uses anything that needs the runtime's record."""
     out: list[str] = []
@@ -102,7 +115,7 @@ def rewrite(lines: list[str]) -> tuple[list[str], int] | None:
             highest = max(highest, int(m.group(2)))
         for m in _FCMPN.finditer(line):
             highest = max(highest, int(m.group(1)))
-        line = _FIELD.sub(_inline, line)
+        line = _FIELD.sub(_inline, _prefilter(line, values))
         if _DYNF.search(line) or _NF.search(line):
             whole = True
             line = _dynamic(line)

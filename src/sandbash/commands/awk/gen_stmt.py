@@ -120,7 +120,7 @@ class StmtGen(BuiltinGen):
             self.py_function(gen_loop.HEADER, body)
         finally:
             self.in_loop = False
-        done = gen_loop.rewrite(self.lines[start:]) if self.loop_ok else None
+        done = gen_loop.rewrite(self.lines[start:], self.values) if self.loop_ok else None
         if done is None:
             del self.lines[start:], self.linemap[start:]
             return
