@@ -27,6 +27,7 @@ from .jobs import (
     subshell_tail,
 )
 from .loops import LoopFrame, item_store, loop_header, loop_words, run_select
+from .redirects import redirs_may_assign
 from .variables import AssignError, valid_ref_target
 
 TYPE_CHECKING = False
@@ -217,7 +218,11 @@ class Evaluator:
             self._subshell_died(child, node)
         return self._subshell_done(child, status)
 
-    def _run_subshell(self, node: A.Subshell) -> tuple[int, Shell]:
+    def _run_subshell(
+        self, node: A.Subshell, redirs: tuple[A.Redir, ...] = (), stdin: bool = False
+    ) -> tuple[int, Shell]:
+        """Run `( node )` in a forked shell; `redirs`: its redirections, applied in that shell (bash
+        applies them in the child: what they assign stays there); `stdin`: one of them is its input."""
         self.state.line = node.line
         if "ERR" in self.state.traps and not self.state.in_trap:
             self.sh.current_command = node  # (bash: $BASH_COMMAND is `( ... )` when ERR is trapped)
@@ -231,7 +236,26 @@ class Evaluator:
             self.sh.pending_args,
             None,
         )  # exec(args=...): its first command
-        status = child.pr.run_subshell_body(node.body)
+        if redirs:
+            # (an error there ends the child as one at this shell's level would: the 127 of an
+            # unbound variable at the top of bash -c; $BASH_SUBSHELL already reads the child's)
+            cst = child.state
+            level, base = cst.subshell, cst.subshell_base
+            cst.subshell, cst.subshell_base = self.state.subshell, base + level - self.state.subshell
+            try:
+                undo = child.rd.apply_redirects(redirs, forked=True)
+            finally:
+                cst.subshell, cst.subshell_base = level, base
+            if undo is None:
+                child_exited(self.sh)
+                return child.rd.failure, child
+            child.state.stdin_redirected += stdin
+            try:
+                status = child.pr.run_subshell_body(node.body)
+            finally:
+                child.rd.restore_redirects(undo)
+        else:
+            status = child.pr.run_subshell_body(node.body)
         child_exited(self.sh)
         return status, child
 
@@ -725,6 +749,13 @@ class Evaluator:
         elif st.ctx_line:
             # bash names the line of the enclosing context (see ShellState.ctx_line)
             st.compound_line(st.ctx_line, self.sh.rt.budget.commands)
+        if forked and redirs_may_assign(node.redirs):
+            stdin = any(r.op in _STDIN_OPS and r.fd in (None, 0) and r.fd_var is None for r in node.redirs)
+            status, sub = self._run_subshell(node.body, node.redirs, stdin)  # type: ignore[arg-type]
+            if sub.killed_by:
+                self._subshell_died(sub, node)
+            st.pipestatus = [status]
+            return self._subshell_done(sub, status)
         undo = self.rd.apply_redirects(node.redirs, forked=forked)
         if undo is None:
             st.last_status = self.rd.failure

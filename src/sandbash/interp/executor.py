@@ -51,6 +51,7 @@ from .jobs import (
     shell_level_down,
     take_signals,
 )
+from .redirects import redirs_may_assign
 from .state import DEBUG_SKIPPED, ONE_STATUS
 from .variables import AssignError, ElementError
 
@@ -1573,28 +1574,6 @@ _OWN_CONTEXT = _BUILTIN_ENV | {
     "export",
     "readonly",
 }
-
-
-def redirs_may_assign(redirs: tuple[A.Redir, ...]) -> bool:
-    """Whether expanding `redirs` may assign a variable, judged from their text (generously): an
-    arithmetic expansion or a subscript, `${name=word}`, `${!ref}`, `$RANDOM` (its generator's
-    state; the child reseeds it), a `{var}` descriptor, in a target or an unquoted here-document's
-    body."""
-    for r in redirs:
-        if r.fd_var is not None:
-            return True
-        target = r.target
-        if type(target) is A.HereDoc:
-            if target.quoted or target.body is None:
-                continue
-            text = target.body.text
-        else:
-            text = target.text  # type: ignore[union-attr]
-        if "$" in text and (
-            "((" in text or "$[" in text or "=" in text or "[" in text or "${!" in text or "RANDOM" in text
-        ):
-            return True
-    return False
 
 
 def _stores_through(argv: list[str]) -> bool:

@@ -50,6 +50,28 @@ def free_fds(state: ShellState, limit: int) -> int:
     return limit - sum(1 for fd in state.fds if fd < limit)
 
 
+def redirs_may_assign(redirs: tuple[A.Redir, ...]) -> bool:
+    """Whether expanding `redirs` may assign a variable, judged from their text (generously): an
+    arithmetic expansion or a subscript, `${name=word}`, `${!ref}`, `$RANDOM` (its generator's
+    state; the child reseeds it), a `{var}` descriptor, in a target or an unquoted here-document's
+    body."""
+    for r in redirs:
+        if r.fd_var is not None:
+            return True
+        target = r.target
+        if type(target) is A.HereDoc:
+            if target.quoted or target.body is None:
+                continue
+            text = target.body.text
+        else:
+            text = target.text  # type: ignore[union-attr]
+        if "$" in text and (
+            "((" in text or "$[" in text or "=" in text or "[" in text or "${!" in text or "RANDOM" in text
+        ):
+            return True
+    return False
+
+
 def dev_fd(path: str) -> int | None:
     fd = _DEV_FD.get(path)
     if fd is not None:
