@@ -229,6 +229,122 @@ def call_function(
 
 _UNDONE = frozenset(("-", "PATH", "POSIXLY_CORRECT", "OPTIND"))
 
+# call_function's work for a compiled call site's call in its common case, as text (steps._call
+# writes it into the site's closure and into generated bodies and loops: no frame of its own).
+# The case: the site remembers this definition's compiled body (`{site}`: _body_code), no trap is
+# set as it starts (no DEBUG trap to run, no ERR trap to hand down), extdebug's argument stacks
+# are off, the call is within max_call_depth and FUNCNEST is
+# unset. Anything else is call_function's (the closure's `else`). Kept in step with
+# call_function by hand: the spec tables run compiled, generated and walked (the walker always
+# calls call_function) and must agree. It runs with `argv` and `mark` set, `fdef` the function
+# found, and leaves the status in `s`.
+SITE_TEST = """\
+(site := {site})[0] is fdef
+and not st.traps
+and not st.argv_debug
+and (depth := len(frames := st.frames)) < rt.limits.max_call_depth
+and not (depth and ("FUNCNEST" in st.vars.local_names or "FUNCNEST" in st.vars.scopes[0]))"""
+SITE_CALL = """\
+vs = st.vars
+spare = vs.spare
+if spare is not None:
+    vs.spare = None  # (the last call's scope, emptied as it returned)
+else:
+    spare = Scope(False, True)
+    spare.names = vs.local_names
+acct = vs.acct
+count = len(argv)
+n = len(argv[0]) + len(argv[1]) + 128 if count == 2 else sum(map(len, argv)) + 64 * count if count > 2 else 0
+if n:
+    held = acct.held + n
+    if held <= acct.charged:
+        acct.held = held
+    else:
+        acct.add(n)
+saved_positional = st.positional
+saved_line = st.line
+saved_ctx = st.ctx_line
+saved_loop = st.loop_depth
+saved_getopts = st.getopts_pos
+frame = ({name}, st.func_sources.get({name}, NO_SOURCE)[0], saved_line)
+if depth:
+    frames.append(frame)
+else:
+    st.frames = frames = [frame]
+st.ctx_line = site[2]
+st.positional = argv[1:]
+scopes = vs.scopes
+scopes.append(spare)
+st.loop_depth = 0
+returned = False
+try:
+    try:
+        try:
+            status = site[1]()
+            if status < 0:
+                status = -1 - status
+                returned = True
+        except ExpansionError as e:
+            status = {ev}.expansion_failed(e)
+    except ReturnFromFunction as r:
+        status = r.status
+        returned = True
+    if st.traps:  # (set in the body: its RETURN trap, and the ERR trap it set)
+        traps_after({ev}, fdef, returned, status)
+finally:
+    st.loop_depth = saved_loop
+    done = scopes.pop()
+    if len(vs.local_names) > vs.names_cap:
+        vs.renew_names()
+    if done or done.locals or done.acct is not None or done.tempvars is not None:
+        if done and (done.propagate or not UNDONE.isdisjoint(done)):
+            special_done({ev}, done, saved_getopts)
+        charged = done.acct
+        if charged is acct:
+            done.acct = None
+            n += done.size
+            done.size = 0
+        elif charged is not None:
+            done.release()
+        if done.tempvars is None:
+            if done:
+                done.clear()
+            if done.locals:
+                done.locals.clear()
+            vs.spare = done
+    else:
+        vs.spare = done
+    if type(st.positional) is not list:
+        n += st.positional.nbytes
+    if n:
+        held = acct.held - n
+        if held >= 0 and acct.charged - TWO_GRAINS <= held:
+            acct.held = held
+        elif not acct.closed:
+            acct.add(-n)
+    frames.pop()
+    st.positional = saved_positional
+    st.line = saved_line
+    st.ctx_line = saved_ctx
+    if procs and len(procs) > mark:
+        ex.pr.finish_procsubs(mark)
+st.last_status = status
+st.last_arg = argv[-1]
+if status:
+    st.pipestatus = ONE_STATUS[status] if 0 < status < 256 else [status]
+    {ev}.errexit_check(status)
+else:
+    st.pipestatus = _ZERO
+s = status
+"""
+
+
+def traps_after(ev: Evaluator, fdef: A.FuncDef, returned: bool, status: int) -> None:
+    """SITE_CALL's end of a call that started with no trap set and has one now: what call_function
+    does then (the RETURN trap, the ERR trap's hand-over)."""
+    _return_trap(ev, None if returned else fdef.body)
+    _err_trap_after(ev, None, None, status, False)
+
 
 def _special_done(ev: Evaluator, done: Scope, getopts_pos: int) -> None:
     """A popped function scope held `local -`'s options, temporary bindings to hand to the caller,

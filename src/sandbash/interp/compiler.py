@@ -54,14 +54,13 @@ from ..expand.stringfn import (
     unquoted_scalar_rest,
     value_fn,
 )
-from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
+from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import NAMEREF, NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, Var, is_array_ref_text, valid_name
 from ..switches import NO_FUNCGEN
 from ..syntax import ast as A
 from . import steps
 from .arrayassign import array_assign, compilable
 from .builtin_table import is_builtin
-from .calls import call_failed, call_function, direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin, plain_builtin
@@ -832,14 +831,13 @@ class Compiler:
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
         line = cmd.line
-        # a literal name may find a function as it runs (looked up at every call): calls.direct_call.
+        # a literal name may find a function as it runs (looked up at every call): steps._call.
         # A builtin's name has gone to plain_builtin above, but for `exec`, which run_argv runs (it
-        # finds a function shadowing it as well: the lookup would only slow it down)
-        name = plan.name if plan.name is not None and not is_builtin(plan.name) else None
-        ev = self.ev
-        # (the function it last called, its body's code and line: calls._body_code)
-        site: list[object] = [None, None, 0]
-        expander = ex.expander
+        # finds a function shadowing it as well: the lookup would only slow it down); a name not
+        # literal goes to run_argv's dispatch too
+        if plan.name is not None and not is_builtin(plan.name):
+            key, values = self._call_shape(cmd, plan.name, argv_fn)
+            return self._step(key, slow, values)
 
         def simple() -> int:
             rt = sh.rt
@@ -861,19 +859,36 @@ class Compiler:
                 return ex.words_failed(e, mark)
             if not argv:
                 return ex.no_words(cmd, mark)
-            if name is not None and gates is None and not st.opts["posix"]:
-                fdef = st.functions.get(name)
-                if fdef is not None:
-                    # (Expander.argv_held's test, inline: words worth charging while it runs)
-                    if expander._arg_bytes >= ARGV_HELD_MIN:
-                        return direct_call(ev, name, fdef, argv, mark, site)  # (argv charged while it runs)
-                    try:
-                        return call_function(ev, name, fdef, argv, None, site, mark)
-                    except AssignError as e:
-                        return call_failed(ev, e, argv, mark)
             return run_argv(cmd, argv, None, None, mark)
 
         return simple
+
+    def _call_shape(
+        self, cmd: A.SimpleCommand, name: str, argv_fn: Callable[[], list[str]]
+    ) -> tuple[tuple[object, ...], dict[str, object]]:
+        """The step (steps._call) of a simple command of words alone whose name is literal and no
+        builtin's, with its holes' values: the site's memory of the function it last called (its
+        body's code and line: calls._body_code) and `argv_fn`, or, for a name and one "$x", what
+        _argv_fn's argv_scalar reads, read in the step's own text."""
+        expander = self.ev.expander
+        values: dict[str, object] = {"line": cmd.line, "cmd": cmd, "name": name, "ev": self.ev}
+        values["site"] = [None, None, 0]
+        words = cmd.words
+        if (
+            len(words) == 2
+            and len(words[1].parts) == 1
+            and type(dq0 := words[1].parts[0]) is A.DQ
+            and len(dq0.parts) == 1
+            and type(param := dq0.parts[0]) is A.Param
+            and (rest := dq_scalar_rest(expander, param)) is not None
+        ):
+            # (a name not special, NOT_PLAIN, bound in the innermost scope and no reference is the
+            # variable lookup() gives: the store's scopes are its own for good)
+            scopes = self.ev.ex.state.vars.scopes
+            values.update(var=param.name, lookup=expander.env.lookup, rest=rest, scopes=scopes)
+            return ("call", steps.ARGV_QUOTED, param.name not in NOT_PLAIN), values
+        values["argv"] = argv_fn
+        return ("call", steps.ARGV_FN, False), values
 
     def return_cmd(self, cmd: A.SimpleCommand, argv_fn: Callable[[], list[str]], slow: Code) -> Code:
         """`return [n]` (words only): what simple() and the builtin do, ending with the returned

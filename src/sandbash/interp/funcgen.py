@@ -10,7 +10,8 @@ its top-level command list is generated here as the source of one function inste
 - every command is a statement of that function, in order; one whose closure can end the body
   with a `return` (a status below zero, compiler.returned) hands that status up at once, as
   compiler._sequence_returning does;
-- a command made from a step (steps.py: `local NAME[=WORD]...`, `NAME=WORD` alone; Compiler.shapes
+- a command made from a step (steps.py: `local NAME[=WORD]...`, `NAME=WORD` alone, a call by a
+  literal name with call_function's common case in place, calls.SITE_CALL; Compiler.shapes
   holds its key and its holes' values) is written out inline: the step's text, the very text its
   closure was compiled from, with its holes named as constants of the body; the run's runtime and
   budget are read once a call (steps.RUNTIME), the budget still charged at every command;

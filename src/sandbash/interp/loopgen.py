@@ -13,7 +13,8 @@ here (Compiler.while_loop), whose step is _exec_while's own with:
   `set -e` suspended as for any condition (its failure reported with it suspended too); else its
   compiled list called, as _exec_while calls it;
 - the body's top-level `(( ))` commands of literal text written in likewise (`set -e` and the ERR
-  trap after a false one as the closure does), each other command calling its own closure in
+  trap after a false one as the closure does), and its calls by a literal name as funcgen writes
+  them (the call's step, steps._call, after the same run-mode test), each other command calling its own closure in
   order (one that can end a function with `return` hands the returned status up as an exception,
   as the compiled list does for a loop: compiler._raising).
 
@@ -50,6 +51,8 @@ from ..textcache import function_of
 from .control import LoopControl, ReturnFromFunction
 from .jobs import cleanup_dead_jobs
 from .state import ONE_STATUS
+from .steps import NAMESPACE as STEP_NAMESPACE
+from .steps import make_step
 from .variables import NOT_PLAIN
 
 TYPE_CHECKING = False
@@ -60,6 +63,7 @@ if TYPE_CHECKING:
     from .loops import LoopFrame
 
     Run = Callable[[LoopFrame, int, int, Code, Code, int], int]
+    Shape = tuple[tuple[object, ...], dict[str, object]]
 
 FILE = "<loopgen>"
 # steps a loop waits, asking at each check, for its `(( ))` texts to be generated (HOT_CALLS runs
@@ -368,6 +372,11 @@ class Writer:
                 code = comp.item(item)
                 returns = comp.returns != mark
                 comp.returns = mark
+                shape = comp.shapes.get(code) if not item.background else None
+                if shape is not None and shape[0][0] == "call":
+                    out += self.call(comp, code, shape, ind)
+                    inline = True
+                    continue
                 out.append("    " * ind + f"_status = {self.const(code)}()")
                 if returns:  # (a `return`: compiler.returned, raised as the compiled list does)
                     out += block("if _status < 0:\n    raise ReturnFromFunction(-1 - _status)", ind)
@@ -375,6 +384,21 @@ class Writer:
             self.cold = tuple(dict.fromkeys([*comp.cold, *self.templates]))
             comp.cold = outer
         return out if inline else None
+
+    def call(self, comp: Compiler, code: Code, shape: Shape, ind: int) -> list[str]:
+        """A call of a function by its literal name (steps._call) as statements at level `ind`
+        setting `_status`: the step's text, as its closure runs it, after the same run-mode test
+        (not plain: the closure itself, which takes its own slow exit)."""
+        key, values = shape
+        step = make_step(key, inline=True)
+        fill = {
+            h: str(v) if type(v) is int else self.const(v) for h, v in ((h, values[h]) for h in step.holes)
+        }
+        if "ex" not in self.namespace:  # (what a step's text names: funcgen's namespace holds them too)
+            ex = comp.ev.ex
+            self.namespace.update(STEP_NAMESPACE, ex=ex, expander=ex.expander)
+        head = f"if not mode.plain:\n    _status = {self.const(code)}()\nelse:"
+        return block(head, ind) + block(f"b = rt.budget\n{step.source(fill)}_status = s", ind + 1)
 
 
 def block(text: str, ind: int) -> list[str]:

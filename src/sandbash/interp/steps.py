@@ -1,6 +1,8 @@
 """The plain paths of the commands a hot function body writes out inline, described once.
 
-`local NAME[=WORD]...` of checked names and `NAME=WORD` alone are compiled into closures
+`local NAME[=WORD]...` of checked names, `NAME=WORD` alone and a call by a literal name that is
+no builtin's (`f "$x"`: its words, the function looked up as it runs, call_function) are compiled
+into closures
 (compiler.py) and, in a hot function body, written out as statements of one generated function
 (funcgen.py). Both are made here from one Step: Python source text with holes. compiler.py gets
 the closure from the Step's factory (the text compiled once per Step into a function that takes
@@ -21,9 +23,31 @@ from ..expand.arithops import MAX_DIGITS, remember
 from ..expand.env import ExpansionError
 from ..expand.segments import CHARGE_FROM
 from ..expand.words import ARGV_HELD_MIN
-from ..shvars.vars import EXPORT, NAMEREF, TWO_GRAINS, VAR_OVERHEAD, AssignArg, Var, _found_below, valid_name
+from ..shvars.vars import (
+    EXPORT,
+    NAMEREF,
+    TWO_GRAINS,
+    VAR_OVERHEAD,
+    AssignArg,
+    Scope,
+    Var,
+    _found_below,
+    valid_name,
+)
 from ..syntax import ast as A
 from ..textcache import function_of
+from .calls import (
+    _NO_SOURCE,
+    _UNDONE,
+    SITE_CALL,
+    SITE_TEST,
+    _special_done,
+    call_failed,
+    call_function,
+    direct_call,
+    traps_after,
+)
+from .control import ReturnFromFunction
 from .state import ONE_STATUS
 from .variables import NOT_PLAIN, AssignError
 
@@ -100,6 +124,7 @@ def local_argv(ex: Executor, cmd: A.SimpleCommand, pairs: list[tuple[str, str | 
 # functions only (a factory and a generated body share them; nothing of a run)
 NAMESPACE: dict[str, object] = {
     "_ZERO": ONE_STATUS[0],  # (PIPESTATUS of a command of status 0)
+    "ONE_STATUS": ONE_STATUS,
     "ARGV_HELD_MIN": ARGV_HELD_MIN,
     "CHARGE_FROM": CHARGE_FROM,
     "MAX_DIGITS": MAX_DIGITS,
@@ -118,6 +143,15 @@ NAMESPACE: dict[str, object] = {
     "NOT_EXPORT": ~EXPORT,
     "VAR_OVERHEAD": VAR_OVERHEAD,
     "TWO_GRAINS": TWO_GRAINS,
+    "call_function": call_function,
+    "direct_call": direct_call,
+    "call_failed": call_failed,
+    "traps_after": traps_after,
+    "special_done": _special_done,
+    "ReturnFromFunction": ReturnFromFunction,
+    "NO_SOURCE": _NO_SOURCE,
+    "UNDONE": _UNDONE,
+    "Scope": Scope,
 }
 
 _MAKERS_MAX = 256  # factories kept (one per key; past it the table starts again)
@@ -187,7 +221,7 @@ def _indent(text: str, n: int) -> str:
 
 def make_step(key: tuple[object, ...], inline: bool = False, closure: bool = False) -> Step:
     """The Step of `key`: ("local", value), ("locals", checked, values...), ("scalar", value,
-    store, append), ("arith",) or ("return", dollar), where a value is None (no value), VALUE_FN
+    store, append), ("arith",), ("return", dollar) or ("call", argv, plain), where a value is None (no value), VALUE_FN
     or VALUE_POSITIONAL.
     `inline` (a generated body's, funcgen; a closure's for a scalar): the common case of
     VarStore.declare_local and of Variables.store_plain written out before the call to them, for
@@ -206,6 +240,8 @@ def make_step(key: tuple[object, ...], inline: bool = False, closure: bool = Fal
         return _arith_scalar(closure)
     if kind == "return":
         return _return(bool(key[1]))
+    if kind == "call":
+        return _call(key[1], bool(key[2]), inline)  # type: ignore[arg-type]
     raise ValueError(f"no step {kind!r}")
 
 
@@ -510,6 +546,67 @@ def _return(dollar: bool) -> Step:
         "    s = {general}(mark)\n"
     )
     return Step("return_cmd", text, ("nwords", "returns", "general"))
+
+
+# a call's words: ARGV_FN its argv function (Compiler._argv_fn's), ARGV_QUOTED a literal name and
+# one "$x" of a plain scalar, read in place (the argv_scalar closure's work)
+ARGV_FN = "fn"
+ARGV_QUOTED = "dq"
+# the slow way of a call's closure: anything but gates that hold no policy (an audit's, which
+# run_argv asks: the step's own text leaves the function's lookup to it while there are gates)
+_CALL_GUARD = " and (mode.beyond_gates() or ((g := sh.rt.gates) is not None and g.policy is not None))"
+
+
+def _call(argv: str, plain: bool, inline: bool) -> Step:
+    """A simple command of words alone whose name is literal text and no builtin's, as
+    Compiler._call makes it: the words expanded (`argv`: ARGV_FN or ARGV_QUOTED; `plain`: the
+    variable of "$x" may be read from the innermost scope, its name never computed as read),
+    then the function the name finds as it runs called, while there are no gates and bash is not
+    in POSIX mode, by call_function (direct_call for words worth charging while it runs;
+    `inline`, a generated loop's or body's: its common case as calls.SITE_CALL does it, in
+    place); a name that finds no function goes to run_argv's dispatch, which looks again."""
+    if argv == ARGV_FN:
+        words = "argv = {argv}()\n"
+        holes: tuple[str, ...] = ("argv",)
+    else:
+        first = "{scopes}[-1].get({var})" if plain else "None"
+        words = (
+            BEGIN_ARGV + "expander._at_empty = False\n"
+            f"var = {first}\n"
+            "if var is None or var.attrs & NAMEREF:\n"
+            "    var = {lookup}({var})\n"
+            "if var is not None and type(var) is Var and type(v := var.value) is str and len(v) <= CHARGE_FROM:\n"
+            "    argv = [{name}, v]\n"
+            "else:\n"
+            "    argv = [{name}]\n"
+            "    {rest}(var, argv)\n"
+            "if len(argv) > rt.limits.max_arguments:\n"
+            "    expander.end_argv(argv)\n"
+        )
+        holes = ("var", "lookup", "rest", *(("scopes",) if plain else ()))
+    called = "s = call_function({ev}, {name}, fdef, argv, None, {site}, mark)\n"
+    if inline:
+        called = f"if (\n{_indent(SITE_TEST, 4)}):\n{_indent(SITE_CALL, 4)}else:\n    {called}"
+    text = (
+        "try:\n"
+        f"{_indent(words, 4)}"
+        "except (ExpansionError, ArithError, AssignError) as e:\n"
+        "    s = ex.words_failed(e, mark)\n"
+        "else:\n"
+        "    if not argv:\n"
+        "        s = ex.no_words({cmd}, mark)\n"
+        "    elif rt.gates is None and not st.opts['posix'] and (fdef := st.functions.get({name})) is not None:\n"
+        "        if expander._arg_bytes >= ARGV_HELD_MIN:  # (Expander.argv_held's test: charged while it runs)\n"
+        "            s = direct_call({ev}, {name}, fdef, argv, mark, {site})\n"
+        "        else:\n"
+        "            try:\n"
+        f"{_indent(called, 16)}"
+        "            except AssignError as e:\n"
+        "                s = call_failed({ev}, e, argv, mark)\n"
+        "    else:\n"
+        "        s = ex.run_argv({cmd}, argv, None, None, mark)\n"
+    )
+    return Step("simple", text, ("name", "ev", "site", *holes), _CALL_GUARD)
 
 
 def _lone_param(word: A.Word | None) -> str | None:

@@ -13,7 +13,7 @@ import pytest
 
 from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError, Policy
-from sandbash.interp import calls, compiler
+from sandbash.interp import calls, steps
 from sandbash.limits import Limits
 
 from .walking import walking
@@ -112,8 +112,11 @@ def direct(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             made.append(name)
         return original_call(ev, name, *rest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(compiler, "direct_call", spy)
-    monkeypatch.setattr(compiler, "call_function", spy_call)
+    # (the call sites' closures are made from steps._call's text, over steps.NAMESPACE: made
+    # again with the spies; a generated loop or body writes the common case in, called by neither)
+    monkeypatch.setattr(steps, "_MAKERS", {})
+    monkeypatch.setitem(steps.NAMESPACE, "direct_call", spy)
+    monkeypatch.setitem(steps.NAMESPACE, "call_function", spy_call)
     return made
 
 

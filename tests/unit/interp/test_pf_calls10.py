@@ -12,7 +12,7 @@ import pytest
 from sandbash import Bash, ExecutionLimitError
 from sandbash.expand.words import ARGV_HELD_MIN
 from sandbash.interp import calls as calls_module
-from sandbash.interp import compiler as compiler_module
+from sandbash.interp import steps
 from sandbash.limits import Limits
 
 from .walking import walking
@@ -80,7 +80,10 @@ def test_big_words_charged_while_the_call_runs(
         direct.append(1)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(compiler_module, "direct_call", counting)
+    # (the call sites' closures are made from steps._call's text over steps.NAMESPACE: made
+    # again with the spy)
+    monkeypatch.setattr(steps, "_MAKERS", {})
+    monkeypatch.setitem(steps.NAMESPACE, "direct_call", counting)
     with walking(walker):
         r = Bash().exec(
             f'w=$(printf "%{size - 4}s"); f() {{ echo ${{#1}}; }}; for i in 1 2 3 4; do f "$w" abc; done'
