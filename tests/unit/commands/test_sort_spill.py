@@ -6,12 +6,14 @@ run boundaries; the runs are charged to max_memory and no file is written."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 import pytest
 
 from sandbash.commands.sort import main as sort_main
 from sandbash.commands.sort import spill
 from sandbash.limits import LimitExceeded, LimitKind, Limits
+from sandbash.stdio.streams import CHUNK
 from sandbash.testing import run_command
 
 from .test_textbasic import compare
@@ -66,12 +68,24 @@ ARGS = [
 ]
 
 
-def _tiny_runs(monkeypatch: pytest.MonkeyPatch, run: int, block: int, top_up: int, raw: int = 0) -> None:
-    """Runs of `run` bytes, blocks of `block`, the first `raw` bytes of them stored uncompressed."""
+def _tiny_runs(
+    monkeypatch: pytest.MonkeyPatch,
+    run: int,
+    block: int,
+    top_up: int,
+    raw: int = 0,
+    merge: int = 0,
+    work: int = 1 << 40,
+) -> None:
+    """Runs of `run` bytes of lines (or of `work` bytes of lines and records), blocks of `block`,
+    the first `raw` bytes of them stored uncompressed, `merge` bytes of text pending in the merge
+    (0: each run tops up to `top_up` lines only)."""
     monkeypatch.setattr(sort_main, "RUN_BYTES", run)
+    monkeypatch.setattr(sort_main, "RUN_WORK", work)
     monkeypatch.setattr(spill, "BLOCK_BYTES", block)
     monkeypatch.setattr(spill, "_TOP_UP", top_up)
     monkeypatch.setattr(spill, "RAW_BYTES", raw)
+    monkeypatch.setattr(spill, "MERGE_BYTES", merge)
 
 
 @pytest.mark.parametrize("args", ARGS, ids=" ".join)
@@ -104,6 +118,104 @@ def test_spilled_sort_is_the_in_memory_sort(
     _tiny_runs(monkeypatch, run, block, top_up, raw)
     ours = run_command(["sort", *args], stdin=data, limits=WORK)
     assert (ours.stdout, ours.stderr, ours.status) == (expected.stdout, expected.stderr, 0)
+
+
+@pytest.mark.parametrize("args", ARGS, ids=" ".join)
+@pytest.mark.parametrize(
+    ("work", "block", "merge"),
+    # runs cut by their records' cost; the merge's pending text shared among the runs
+    [(6000, 300, 2000), (20000, 1000, 700), (3000, 200, 50000)],
+)
+@pytest.mark.parametrize("make", [_words, _distinct])
+def test_spilled_sort_sized_by_work_is_the_in_memory_sort(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], work: int, block: int, merge: int, make: object
+) -> None:
+    data = make(len(args) + work, 3000)  # type: ignore[operator]
+    if "-z" in args:
+        data = data.replace(b"\n", b"\0")
+    expected = run_command(["sort", *args], stdin=data, limits=WORK)
+    assert expected.status == 0, expected.stderr
+    _tiny_runs(monkeypatch, 1 << 30, block, 1, merge=merge, work=work)
+    ours = run_command(["sort", *args], stdin=data, limits=WORK)
+    assert (ours.stdout, ours.stderr, ours.status) == (expected.stdout, expected.stderr, 0)
+
+
+def _run_lengths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of lines of each run spilled from now on."""
+    lengths: list[int] = []
+    store = spill.MemRuns.spill
+
+    def spy(self: spill.MemRuns, records: Iterable[object], per_block: int, lines: bool = False) -> None:
+        records = list(records)  # (a counted run comes one record at a time)
+        lengths.append(len(records))
+        store(self, records, per_block, lines)
+
+    monkeypatch.setattr(spill.MemRuns, "spill", spy)
+    return lengths
+
+
+@pytest.mark.parametrize(
+    ("args", "least"),
+    # a key of most of the line costs about the line again; a number, a small int object
+    [(["-k2"], 100), (["-k2", "-u"], 100), (["-t", " ", "-k1,1n"], 28), (["-k2,2", "-k1,1n", "-r"], 60)],
+)
+def test_runs_hold_lines_and_records_within_run_work(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], least: int
+) -> None:
+    rng = random.Random(5)
+    data = b"".join(b"%d %s\n" % (rng.randrange(10**6), b"%x" % rng.getrandbits(400)) for _ in range(6000))
+    per_line = 48 + len(data) // 6000  # a line's text and its object (main._LINE_COST)
+    work = 200_000
+    expected = run_command(["sort", *args], stdin=data).stdout
+    _tiny_runs(monkeypatch, 1 << 30, 2000, 8, work=work)
+    measured: list[int] = []
+    measure = sort_main.Sorter.measure
+
+    def spy(self: sort_main.Sorter, lines: list[bytes]) -> None:
+        measure(self, lines)
+        measured.append(self.per_record)
+
+    monkeypatch.setattr(sort_main.Sorter, "measure", spy)
+    lengths = _run_lengths(monkeypatch)
+    r = run_command(["sort", *args], stdin=data, limits=WORK)
+    assert r.status == 0 and r.stdout == expected
+    [per_record] = measured  # once, on the first lines
+    assert per_record >= 64 + least
+    assert len(lengths) >= 2
+    batch = CHUNK // (per_line - 48) + 1  # lines of one read (a run is full once a read passes its share)
+    for n in lengths:
+        assert (n - batch) * (per_line + per_record) <= work
+    # a plain sort makes no record: its runs hold more lines than any keyed one
+    keyed = list(lengths)
+    plain = _run_lengths(monkeypatch)
+    assert run_command(["sort"], stdin=data, limits=WORK).status == 0
+    assert min(plain[:-1]) > max(keyed) + least
+
+
+def test_merge_holds_its_share_whatever_the_number_of_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(9)
+    data = b"".join(b"%x\n" % rng.getrandbits(200) for _ in range(20000))
+    expected = b"".join(sorted(data.splitlines(keepends=True)))
+    top_up = spill._top_up
+    pending: dict[int, int] = {}
+    most = [0]
+
+    def spy(blocks: object, buf: list[bytes], live: list[bool], i: int, want: int) -> list[bytes]:
+        buf = top_up(blocks, buf, live, i, want)  # type: ignore[arg-type]
+        pending[i] = sum(map(len, buf))  # (plain: the records are the lines)
+        most[0] = max(most[0], sum(pending.values()))
+        return buf
+
+    monkeypatch.setattr(spill, "_top_up", spy)
+    for runs in (4, 40):
+        _tiny_runs(monkeypatch, len(data) // runs, 1000, 1, merge=20000)
+        pending.clear()
+        most[0] = 0
+        r = run_command(["sort"], stdin=data, limits=WORK)
+        assert (r.stdout, r.stderr) == (expected, b"")
+        # the merge's share, plus a block a run at most (a run tops up a block at a time); few
+        # runs hold their shares, many a block each
+        assert 10000 <= most[0] <= 20000 + 1000 * (runs + 2)
 
 
 @pytest.mark.parametrize(
@@ -207,6 +319,6 @@ def test_spilled_runs_are_charged_to_max_memory(monkeypatch: pytest.MonkeyPatch)
 
 def test_per_block_bounds() -> None:
     assert spill.per_block(10 << 20, 10) == 1  # long lines: few to a block
-    assert spill.per_block(1 << 20, 40) == 10
+    assert spill.per_block(spill.BLOCK_BYTES * 4, 40) == 10
     assert spill.per_block(1000, 1000) == 16384  # short lines: capped
     assert spill.per_block(spill.BLOCK_BYTES * 100, 1000) == 10

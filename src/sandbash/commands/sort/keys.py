@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from operator import itemgetter
 
 TYPE_CHECKING = False
@@ -243,7 +244,9 @@ def blank_key_rx(key: Key) -> re.Pattern[bytes] | None:
     field = rb"[ \t\n]*[^ \t\n]*"
     prefix = rb"(?:%s){%d}" % (field, key.sword) + (rb"[ \t\n]*" if key.skipsblanks else b"")
     if key.eword is None:
-        return re.compile(prefix + rb"([\x00-\xff]*)")
+        # (the rest of the line: `.` with DOTALL repeated is one jump to the end, where a class
+        # of every byte is tested byte by byte)
+        return re.compile(prefix + rb"((?s:.*))")
     more = key.eword + 1 - key.sword  # fields the key ends after, counted from its start field
     if more < (1 if key.skipsblanks else 0) or more > _FIELDS_RX_MAX:
         return None  # an end before the start: key_span's empty key
@@ -374,15 +377,16 @@ def numeric_extractor(
         return -int(whole) if sign else int(whole)
 
     def values(part: list[bytes]) -> list[Any]:
-        found = list(map(plain, part))
+        # (each Match is dropped as its number is read: a list of them would be GC-tracked
+        # objects outliving young collections, promoted in bulk, and full collections follow)
         try:
-            return list(map(int, map(_GROUP1, found)))  # type: ignore[arg-type]
+            return list(map(int, map(_GROUP1, map(plain, part))))  # type: ignore[arg-type]
         except TypeError:  # a line without a plain number: those lines one at a time
             pass
         except ValueError:  # (more digits than int() reads)
             return list(map(value, part))
         try:
-            return [value(line) if m is None else int(m[1]) for m, line in zip(found, part, strict=True)]
+            return [value(line) if (m := plain(line)) is None else int(m[1]) for line in part]
         except ValueError:
             return list(map(value, part))
 
@@ -518,6 +522,15 @@ def _base_value(key: Key, salt: bytes, tail: bytes) -> Any:
     if key.dictionary or key.nonprinting or key.fold:
         return lambda text: text_value(text, key)
     return None
+
+
+def value_cost(value: Any) -> int:
+    """The bytes a key value holds: its object (rounded to the allocator's 8) and, for a tuple
+    (-V, -h, -g keys), its items'."""
+    size = (sys.getsizeof(value) + 7) & ~7
+    if type(value) is tuple:
+        size += sum(map(value_cost, value))
+    return size
 
 
 class Reversed:

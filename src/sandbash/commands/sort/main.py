@@ -3,9 +3,11 @@
 In-memory sorting decorates each line with its key values once and then runs
 one stable C-speed sort per key, last key first (and the last-resort whole-line
 comparison before them), so per-key reversal needs no comparison function.
-Inputs larger than RUN_BYTES are sorted in runs that are kept compressed in
-memory, charged to max_memory, and merged (spill.py): memory stays bounded by
-the run size and the compressed runs, and no temporary file is written."""
+Inputs larger than a run (RUN_BYTES of lines, or RUN_WORK of lines and their
+records, whose key values are measured on the first lines) are sorted in runs that
+are kept compressed in memory, charged to max_memory, and merged (spill.py):
+memory stays bounded by the run size and the compressed runs, and no temporary
+file is written."""
 
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ from .keys import (
     numeric_extractor,
     parse_key,
     set_ordering,
+    value_cost,
 )
 
 TYPE_CHECKING = False
@@ -57,6 +60,11 @@ Bulk = Callable[[list[bytes]], Iterable["Any"]]  # a list of lines to their key 
 
 # inputs larger than this are sorted in runs spilled to the temporary directory
 RUN_BYTES = 16 << 20
+# what one run's sort may hold at most: its lines and their records (a tuple and the key values
+# each), so runs of heavy keys (-k2: most of the line again) hold fewer lines
+RUN_WORK = 26 << 20
+# lines whose keys are measured for what a record costs
+_COST_SAMPLE = 256
 
 SORT_SPEC = CommandSpec(
     name="sort",
@@ -202,6 +210,9 @@ class Sorter:
             bulks.append(bulk)
         self.extractors = extractors
         self.bulks = bulks
+        # bytes a record costs besides its line: its tuple and slot, and the key values (an
+        # estimate until measure() sees the input's keys)
+        self.per_record = 0 if self.plain else 56 + 64 * len(extractors)
         self.annotate: Annotate | None = None  # --debug's marking of each output line
 
     def _extractor(self, key: Key, salt: bytes, collating: bool) -> tuple[Callable[[bytes], Any], Bulk]:
@@ -268,7 +279,16 @@ class Sorter:
 
     def record_cost(self, n: int) -> int:
         """Bytes `n` records cost besides their lines: a tuple, its slot and the key objects."""
-        return 0 if self.plain else n * (72 + 56 * len(self.extractors))
+        return n * self.per_record
+
+    def measure(self, lines: list[bytes]) -> None:
+        """Set what a record costs from the key values of the first lines (a tuple of n keys and
+        the line: 56 + 8n bytes with its slot; each value's own size)."""
+        if self.plain or not lines:
+            return
+        sample = lines[:_COST_SAMPLE]
+        values = sum(sum(map(value_cost, bulk(sample))) for bulk in self.bulks)
+        self.per_record = 56 + 8 * len(self.bulks) + values // len(sample)
 
     def sorted_records(self, ctx: Ctx, lines: list[bytes]) -> list[Any]:
         """The lines' records in output order (-u applied)."""
@@ -800,13 +820,18 @@ def _sort_inputs(
     counting = not (sorter.stable and not sorter.plain)
     mem = ctx.hold_memory()
     # a run is a share of the run's memory budget (what sorting it may double)
-    acc = _Accumulator(counting, mem, min(RUN_BYTES, ctx.limits.max_memory // 4))
+    share = ctx.limits.max_memory // 4
+    acc = _Accumulator(counting, mem, min(RUN_BYTES, share), min(RUN_WORK, share), sorter)
     spilled: MemRuns | None = None
+    measured = False
     try:
         for name, stream in opened:
             for batch in _records(ctx, name, stream, sep):
                 if temps is not None:
                     temps.read(batch)
+                if not measured and batch:
+                    sorter.measure(batch)
+                    measured = True
                 if acc.add(batch):
                     if spilled is None:
                         spilled = MemRuns(ctx, sorter, sep)
@@ -819,7 +844,7 @@ def _sort_inputs(
                     else:
                         spilled.spill(run, n)
                     del run
-                    acc = _Accumulator(counting, mem, acc.limit)
+                    acc = _Accumulator(counting, mem, acc.limit, acc.work, sorter)
         if temps is not None:
             temps.finish()
         if spilled is None:
@@ -881,7 +906,7 @@ class _Accumulator:
     of a few hundred distinct lines needs no spilling); input that does not
     repeat itself switches to a plain list."""
 
-    def __init__(self, counting: bool, mem: MemoryHold, limit: int) -> None:
+    def __init__(self, counting: bool, mem: MemoryHold, limit: int, work: int, sorter: Sorter) -> None:
         self.counts: Counter[bytes] | None = Counter() if counting else None
         self.lines: list[bytes] = []
         self.nlines = 0
@@ -890,12 +915,14 @@ class _Accumulator:
         self.text_bytes = 0
         # the run's lines are charged to the run's memory (set to what is held)
         self.mem = mem
-        self.limit = limit
+        self.limit = limit  # the lines' share
+        self.work = work  # the lines' and their records' (made when the run is sorted)
+        self.sorter = sorter
         mem.set(0)
 
     def add(self, batch: list[bytes]) -> bool:
-        """Take a batch; True when the run is full and must be spilled (its
-        size reached the limit, or the run's memory has no room for more)."""
+        """Take a batch; True when the run is full and must be spilled (its size, or its size
+        with its records', reached the limit, or the run's memory has no room for more)."""
         counts = self.counts
         nbytes = sum(map(len, batch))
         self.total += len(batch)
@@ -920,7 +947,8 @@ class _Accumulator:
             if self.nlines == 0 and not self.lines:
                 raise
             return True  # spill what there is now
-        return self.size >= self.limit
+        records = len(self.lines) if self.counts is None else len(self.counts)
+        return self.size >= self.limit or self.size + self.sorter.record_cost(records) >= self.work
 
     def sorted(self, ctx: Ctx, sorter: Sorter) -> tuple[list[Any], dict[bytes, int] | None]:
         """The sorted records (Sorter.sorted_records), and the count of each line when they were

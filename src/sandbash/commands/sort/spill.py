@@ -10,8 +10,9 @@ made again than stored) are extracted again as a block is read. What is stored i
 it is held, so a huge input ends with that limit, never on the host's disk or through a
 filesystem grant (GNU sort writes its runs to TMPDIR; nothing here touches a file).
 
-The merge takes every run's current block, finds the least of their last keys (`bound`: no
-line still unread in any run sorts before it), and hands every record up to it to one stable
+The merge takes every run's pending lines (a run is topped up a block at a time to its share of
+MERGE_BYTES: what the merge holds does not grow with the number of runs), finds the least of
+their last keys (`bound`: no line still unread in any run sorts before it), and hands every record up to it to one stable
 C-speed sort of the pieces laid end to end in run order, so Python does per-block work, not
 per-line heap operations. Equal lines keep GNU's merge order (an earlier run's first), also
 across a block boundary: once a run whose block ends on `bound` is met, later runs give only
@@ -35,8 +36,12 @@ if TYPE_CHECKING:
 
     from .main import Sorter
 
-# text per block: what one run contributes to a merge round at most (a few runs' worth is held)
-BLOCK_BYTES = 256 << 10
+# text per block: the least a run holds in the merge (compressing blocks of this size loses
+# under 2% against 256 KiB ones)
+BLOCK_BYTES = 64 << 10
+# text the merge keeps pending over all runs: each run is topped up to its share (a block at
+# least), so the merge holds about the same whatever the number of runs
+MERGE_BYTES = 2 << 20
 # stored bytes of spilled runs kept uncompressed (then every block is compressed)
 RAW_BYTES = 0
 # a run's pending lines below this are topped up with its next block before a round
@@ -159,6 +164,8 @@ def merge_blocks(ctx: Ctx, sorter: Sorter, runs: list[Iterator[list[Any]]]) -> I
     key = sorter.record_key()
     same = sorter.record_same() if sorter.unique else None
     k = len(runs)
+    want = _TOP_UP  # a run's pending records below this are topped up (then its share: below)
+    sized = False
     bufs: list[list[Any]] = [[] for _ in range(k)]
     live = [True] * k  # the run may have blocks still unread
     mem = ctx.hold_memory()
@@ -168,10 +175,16 @@ def merge_blocks(ctx: Ctx, sorter: Sorter, runs: list[Iterator[list[Any]]]) -> I
     try:
         while True:
             for i in range(k):
-                if live[i] and len(bufs[i]) < _TOP_UP:
-                    bufs[i] = _top_up(runs[i], bufs[i], live, i)
+                if live[i] and len(bufs[i]) < want:
+                    bufs[i] = _top_up(runs[i], bufs[i], live, i, want)
                     costs[i] = sorter.text_bytes(bufs[i]) + per_record * len(bufs[i])
             mem.set(sum(costs))
+            if not sized:
+                # each run's share of MERGE_BYTES, in lines of the first blocks' average length
+                pending = sum(map(len, bufs))
+                text = sum(costs) - per_record * pending
+                want = max(_TOP_UP, MERGE_BYTES * pending // max(1, text * k))
+                sized = True
             lasts = {i: key(bufs[i][-1]) for i in range(k) if live[i]}
             if not lasts:  # every run is in its last block: all of it goes
                 taken = [b for b in bufs if b]
@@ -192,10 +205,10 @@ def merge_blocks(ctx: Ctx, sorter: Sorter, runs: list[Iterator[list[Any]]]) -> I
         mem.close()
 
 
-def _top_up(run: Iterator[list[Any]], buf: list[Any], live: list[bool], i: int) -> list[Any]:
+def _top_up(run: Iterator[list[Any]], buf: list[Any], live: list[bool], i: int, want: int) -> list[Any]:
     for block in run:
         buf = buf + block if buf else block
-        if len(buf) >= _TOP_UP:
+        if len(buf) >= want:
             return buf
     live[i] = False
     return buf
