@@ -169,6 +169,10 @@ def _limits(value: Limits | str | Mapping[str, float] | None) -> Limits:
     return value
 
 
+# limits the Bash applies when it is built, for every run (the in-memory filesystem's quota)
+_BUILT_LIMITS = ("max_filesystem_bytes", "max_filesystem_files")
+
+
 class Bash:
     """A sandboxed bash. One `Bash` may serve concurrent runs (`exec`/`aexec`/`astream`, sessions)
     from several threads and the embedder's own file calls at once: what belongs to a run (its
@@ -471,7 +475,14 @@ class Bash:
         if limits is None:
             return self.limits
         if isinstance(limits, Mapping):
-            # the filesystem quota is fixed when the Bash is built
+            # the filesystem quota is fixed when the Bash is built (its files are shared by every
+            # run): a run's own value would be ignored, so naming one is an error, not a no-op
+            for name in _BUILT_LIMITS:
+                if name in limits and limits[name] != getattr(self.limits, name):
+                    raise ValueError(
+                        f"{name} is the shared filesystem's quota, fixed when the Bash is built: "
+                        f"pass it to Bash(limits=...), not to one run"
+                    )
             return self.limits.with_overrides(**limits)
         return _limits(limits)
 

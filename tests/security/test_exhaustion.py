@@ -112,7 +112,12 @@ def test_filesystem_quota_fails_the_write(quota: dict[str, int], script: str) ->
 
 def test_quota_is_fixed_when_bash_is_built() -> None:
     bash = Bash(limits=Limits.profile("hardened").with_overrides(max_filesystem_bytes=50_000))
-    r = bash.exec("head -c 200000 /dev/zero > /tmp/f; echo $?", limits={"max_filesystem_bytes": 10**9})
+    # a run cannot raise it, and asking to is an error rather than ignored
+    with pytest.raises(ValueError, match="max_filesystem_bytes is the shared filesystem's quota"):
+        bash.exec("head -c 200000 /dev/zero > /tmp/f", limits={"max_filesystem_bytes": 10**9})
+    with pytest.raises(ValueError, match="max_filesystem_files"):
+        bash.exec(":", limits={"max_filesystem_files": 1})
+    r = bash.exec("head -c 200000 /dev/zero > /tmp/f; echo $?", limits={"max_filesystem_bytes": 50_000})
     assert r.stdout != "0\n" and "No space left on device" in r.stderr
 
 

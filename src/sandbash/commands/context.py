@@ -62,6 +62,17 @@ class CommandExit(Exception):
         self.status = status
 
 
+class WriteError(Exception):
+    """Writing standard output failed (ENOSPC on /dev/full or a full filesystem, a closed fd) while
+    `size` bytes were being written: reported where every command's is (commands/invoke.py), as
+    its record says (WriteFailure). Not a StreamError, so no handler of a failed read takes it."""
+
+    def __init__(self, errno_: int, size: int) -> None:
+        super().__init__(errno_)
+        self.errno = errno_
+        self.size = size
+
+
 class Ctx:
     __slots__ = (
         "name",

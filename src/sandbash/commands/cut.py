@@ -5,7 +5,7 @@ from __future__ import annotations
 from .context import Ctx
 from .options import CommandSpec, Opt
 from .record import Effects, declare
-from .textbasic.common import Out, command, encode, quote, split_records, usage_fail
+from .textbasic.common import Out, encode, quote, split_records, usage_fail
 
 INF = 1 << 62
 _SLICE = 4096  # lines of the one-field path's comprehension (a short line wastes at most one)
@@ -246,7 +246,6 @@ class _ByteCutter:
 
 
 @declare("cut", spec=CUT_SPEC, effects=Effects.READS, stdin_close="-")
-@command
 def cmd_cut(ctx: Ctx) -> int:
     opts, files = ctx.parse(CUT_SPEC)
     kinds: list[tuple[str, str]] = []

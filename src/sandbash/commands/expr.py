@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..regex import RegexError, compile_regex
 from .context import CommandExit, Ctx
 from .options import CommandSpec
-from .record import Effects, declare
+from .record import Effects, WriteFailure, declare
 from .shellutils.common import quote
 
 SPEC = CommandSpec(
@@ -225,7 +225,7 @@ class _Parser:
         return s[pos - 1 : pos - 1 + size]
 
 
-@declare("expr", spec=SPEC, effects=Effects.NONE)
+@declare("expr", spec=SPEC, effects=Effects.NONE, write_failure=WriteFailure(status=3))
 def cmd_expr(ctx: Ctx) -> int:
     args = list(ctx.args)
     # only a first `--` is an option terminator; --help/--version are the only options

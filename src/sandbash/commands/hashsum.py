@@ -10,11 +10,10 @@ from collections.abc import Callable
 from ..stdio.streams import Stream, StreamReadError
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt, Parsed
-from .record import Effects, declare
+from .record import WRITE_ERROR_BARE, Effects, declare
 from .textbasic.common import (
     Out,
     argmatch,
-    command,
     decode,
     encode,
     quote,
@@ -351,44 +350,37 @@ def _bits(ctx: Ctx, text: str) -> int:
     return bits or 512
 
 
-@declare("md5sum", effects=Effects.HASHSUM, stdin_close="standard input")
-@command
+@declare("md5sum", effects=Effects.HASHSUM, stdin_close="standard input", write_failure=WRITE_ERROR_BARE)
 def cmd_md5sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "md5")
 
 
-@declare("sha1sum", effects=Effects.HASHSUM, stdin_close="standard input")
-@command
+@declare("sha1sum", effects=Effects.HASHSUM, stdin_close="standard input", write_failure=WRITE_ERROR_BARE)
 def cmd_sha1sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha1")
 
 
-@declare("sha224sum", effects=Effects.HASHSUM, stdin_close="standard input")
-@command
+@declare("sha224sum", effects=Effects.HASHSUM, stdin_close="standard input", write_failure=WRITE_ERROR_BARE)
 def cmd_sha224sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha224")
 
 
-@declare("sha256sum", effects=Effects.HASHSUM, stdin_close="standard input")
-@command
+@declare("sha256sum", effects=Effects.HASHSUM, stdin_close="standard input", write_failure=WRITE_ERROR_BARE)
 def cmd_sha256sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha256")
 
 
-@declare("sha384sum", effects=Effects.HASHSUM, stdin_close="standard input")
-@command
+@declare("sha384sum", effects=Effects.HASHSUM, stdin_close="standard input", write_failure=WRITE_ERROR_BARE)
 def cmd_sha384sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha384")
 
 
-@declare("sha512sum", effects=Effects.HASHSUM, stdin_close="standard input")
-@command
+@declare("sha512sum", effects=Effects.HASHSUM, stdin_close="standard input", write_failure=WRITE_ERROR_BARE)
 def cmd_sha512sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha512")
 
 
-@declare("b2sum", effects=Effects.HASHSUM, stdin_close="standard input")
-@command
+@declare("b2sum", effects=Effects.HASHSUM, stdin_close="standard input", write_failure=WRITE_ERROR_BARE)
 def cmd_b2sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "blake2b")
 
@@ -467,8 +459,8 @@ def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> i
     uses=("b2sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sum"),
     effects=Effects.READS,
     stdin_close="standard input",
+    write_failure=WRITE_ERROR_BARE,
 )
-@command
 def cmd_cksum(ctx: Ctx) -> int:
     opts, files = ctx.parse(CKSUM_SPEC)
     algo = argmatch(ctx, "--algorithm", opts.get("algorithm"), _ALGOS) if opts.get("algorithm") else "crc"
@@ -506,8 +498,9 @@ SUM_SPEC = CommandSpec(
 )
 
 
-@declare("sum", spec=SUM_SPEC, effects=Effects.READS, stdin_close="standard input")
-@command
+@declare(
+    "sum", spec=SUM_SPEC, effects=Effects.READS, stdin_close="standard input", write_failure=WRITE_ERROR_BARE
+)
 def cmd_sum(ctx: Ctx) -> int:
     opts, files = ctx.parse(SUM_SPEC)
     kind = "bsd"

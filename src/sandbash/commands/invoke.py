@@ -16,7 +16,7 @@ from ..limits import Budget, LimitExceeded, LimitKind
 from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError, StreamReadError
 from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
-from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner
+from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner, WriteError
 from .record import CommandRecord
 
 TYPE_CHECKING = False
@@ -114,17 +114,27 @@ def invoke(
     except SigPipe:
         return 141  # the command, a process of its own in bash, dies of SIGPIPE; the shell goes on
     except FsError as e:
+        if isinstance(e, StreamError):  # its output file's write failed (a full filesystem)
+            return _write_failed(record, name(), e.errno, e.size, err)
         _say(err, f"{name()}: {e.path}: {e.message}\n")
         return 1
     except StreamReadError as e:  # `cmd < dir`: a read that failed, in the words most GNU tools use
         _say(err, f"{name()}: read error: {e.strerror}\n")
         return _close_stdin(record, ctx, err, 1)
-    except StreamError as e:  # stdout closed (`>&-`) or not writable: GNU's write error
-        _say(err, f"{name()}: write error: {e.strerror}\n")
-        return 1
+    except StreamError as e:  # stdout closed (`>&-`) or not writable: the tool's write error
+        return _write_failed(record, name(), e.errno, e.size, err)
+    except WriteError as e:  # the same, found by a buffered writer (textbasic's Out)
+        return _write_failed(record, name(), e.errno, e.size, err)
     except Exception as e:  # a bug in a command must not reach the caller as a traceback
         _say(err, f"{prefix(False)}{name()}: internal error ({type(e).__name__}: {e})\n")
         return 1
+
+
+def _write_failed(record: CommandRecord, name: str, code: int | None, size: int, err: Stream | None) -> int:
+    """The tool's report of `size` bytes of output it could not write, and its status (its record's)."""
+    text, status = record.write_failure.report(name, code or errno.EIO, size)
+    _say(err, text)
+    return status
 
 
 def _close_reopened(ctx: Ctx) -> None:

@@ -15,9 +15,12 @@ asserts that every member has a model in `check/models.py` and that every record
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Iterable
 
 from ..leanclass import str_enum
+from ..stdio.streams import STDIO_BLOCK
+from ..vfs.errors import strerror
 from .context import CommandFn, Ctx
 from .options import CommandSpec
 
@@ -121,6 +124,49 @@ _WRITERS = frozenset(
 )
 
 
+@dataclass(frozen=True)
+class WriteFailure:
+    """How a tool reports standard output it could not write (a full filesystem, /dev/full, a
+    closed descriptor) and the status it exits with. A tool finds the failure either as it exits,
+    when its output still fits glibc's first buffer (coreutils' close_stdout: `at_exit`), or when
+    it writes a full buffer while it runs (its own check: `in_flight`, "" for the same lines);
+    `closed`: the lines for a closed descriptor where they differ from `at_exit`. Each is the whole
+    text, formatted with {name} (the tool's name), {err} (the C library's wording of the error)
+    and {close_err}: `: ERR` when closing the stream failed too (a closed descriptor), else ""
+    (gnulib's close_stream clears errno when only an earlier write had failed: `wc: write error`)."""
+
+    status: int = 1
+    at_exit: str = "{name}: write error: {err}\n"
+    in_flight: str = ""
+    in_flight_status: int | None = None
+    closed: str = ""
+
+    def report(self, name: str, code: int, size: int) -> tuple[str, int]:
+        """The lines and the status for a write of `size` bytes that failed with errno `code`."""
+        err = strerror(code)
+        close_err = f": {err}" if code == errno.EBADF else ""
+        status, form = self.status, self.at_exit
+        if size >= STDIO_BLOCK and self.in_flight:
+            form = self.in_flight
+            if self.in_flight_status is not None:
+                status = self.in_flight_status
+        elif code == errno.EBADF and self.closed:
+            form = self.closed
+        return form.format(name=name, err=err, close_err=close_err), status
+
+
+# coreutils' close_stdout: `NAME: write error: ERR`, status 1
+WRITE_ERROR = WriteFailure()
+# a tool whose failed write comes before its close (wc, the checksum tools): close_stdout's errno is gone
+WRITE_ERROR_BARE = WriteFailure(at_exit="{name}: write error{close_err}\n")
+# a tool whose own write check reports first, then close_stdout again (tr, paste)
+WRITE_ERROR_TWICE = WriteFailure(in_flight="{name}: write error: {err}\n{name}: write error{close_err}\n")
+# close_stdout at exit; without errno when the tool's own write finds it (tac, rev)
+LOSES_ERRNO = WriteFailure(in_flight="{name}: write error{close_err}\n")
+# GNU diffutils: `diff: standard output: ERR`, trouble status
+STDOUT_STATUS_2 = WriteFailure(status=2, at_exit="{name}: standard output: {err}\n")
+
+
 @dataclass(frozen=True, eq=False)
 class CommandRecord:
     """A command: call it with a `Ctx` for its status.
@@ -134,6 +180,7 @@ class CommandRecord:
     `stdin_close`: what the tool's failed close of a closed standard input names, when it closes
     fd 0 at exit after reading `-` as coreutils' tools do (`cat 0<&-`: `cat: closing standard
     input: Bad file descriptor`); None for tools that never close it (invoke's `_close_stdin`).
+    `write_failure`: how it reports standard output it could not write (WriteFailure).
     `module`/`attr`: where the record is bound, for the lazy index (None for a record built at run
     time, e.g. a custom command)."""
 
@@ -148,6 +195,7 @@ class CommandRecord:
     host_variant: bool = False
     summary: str = ""
     stdin_close: str | None = None
+    write_failure: WriteFailure = WRITE_ERROR
     module: str | None = field(default=None, compare=False)
     attr: str | None = field(default=None, compare=False)
 
@@ -181,6 +229,7 @@ def declare(
     host_variant: bool = False,
     summary: str = "",
     stdin_close: str | None = None,
+    write_failure: WriteFailure = WRITE_ERROR,
 ) -> Callable[[CommandFn], CommandRecord]:
     """The decorator over a built-in command's function: `@declare("rev", spec=SPEC, effects=Effects.READS)`.
     The record replaces the function in its module (it is callable the same way)."""
@@ -199,6 +248,7 @@ def declare(
             host_variant,
             doc,
             stdin_close,
+            write_failure,
             module=fn.__module__,
             attr=fn.__name__,
         )

@@ -13,8 +13,8 @@ from .context import Ctx
 from .fsutil import FileRewrite, rewrites_in_place
 from .options import CommandSpec, Opt
 from .randint import Chooser, SourceExhausted, randperm, reservoir
-from .record import Effects, declare
-from .textbasic.common import RECORD_OVERHEAD, Out, command, encode, quote, quotef, read_held, usage_fail
+from .record import WRITE_ERROR_TWICE, Effects, declare
+from .textbasic.common import RECORD_OVERHEAD, Out, encode, quote, quotef, read_held, usage_fail
 
 _RESERVOIR_MIN = 8192 * 1024  # GNU reads a regular file up to this size whole, before drawing
 
@@ -46,8 +46,7 @@ SHUF_SPEC = CommandSpec(
 )
 
 
-@declare("shuf", spec=SHUF_SPEC, effects=Effects.OUTPUTS)
-@command
+@declare("shuf", spec=SHUF_SPEC, effects=Effects.OUTPUTS, write_failure=WRITE_ERROR_TWICE)
 def cmd_shuf(ctx: Ctx) -> int:
     # the input's text and lines, and the permutation, are charged to the run's memory
     with ctx.hold_memory() as mem:

@@ -9,8 +9,8 @@ from ..syntax.escapes import decode_pieces
 from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
-from .record import Effects, declare
-from .textbasic.common import Out, command, quote, read_chunks, usage_fail
+from .record import WRITE_ERROR_TWICE, Effects, declare
+from .textbasic.common import Out, quote, read_chunks, usage_fail
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -186,8 +186,7 @@ def _offsets(elems: list[_Elem]) -> list[tuple[int, _Elem]]:
     return out
 
 
-@declare("tr", spec=TR_SPEC, effects=Effects.NONE)
-@command
+@declare("tr", spec=TR_SPEC, effects=Effects.NONE, write_failure=WRITE_ERROR_TWICE)
 def cmd_tr(ctx: Ctx) -> int:
     opts, sets = ctx.parse(TR_SPEC)
     comp = bool(opts.get("complement"))

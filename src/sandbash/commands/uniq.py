@@ -13,7 +13,7 @@ from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
 from .record import Effects, declare
-from .textbasic.common import Out, argmatch, close_input, command, quoteaf, quotef, split_records, usage_fail
+from .textbasic.common import Out, argmatch, close_input, quoteaf, quotef, split_records, usage_fail
 
 UNIQ_SPEC = CommandSpec(
     name="uniq",
@@ -110,7 +110,6 @@ def _read_error(name: str) -> str:
 
 
 @declare("uniq", spec=UNIQ_SPEC, effects=Effects.IN_OUT)
-@command
 def cmd_uniq(ctx: Ctx) -> int:
     opts, operands = ctx.parse(UNIQ_SPEC, _args(list(ctx.args)))
     if len(operands) > 2:

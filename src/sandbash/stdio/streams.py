@@ -23,8 +23,24 @@ class SigPipe(BaseException):
     """A write to a pipe whose reader is gone: the writer dies with status 141."""
 
 
+# glibc's buffer for a stdout that is no terminal (a pipe's or a file's st_blksize): a tool's output
+# reaches the stream in blocks of this size, the rest when it exits or flushes
+STDIO_BLOCK = 4096
+
+
 class StreamError(OSError):
-    pass
+    """A stream operation that failed. `size`: the bytes of a write that failed (0 for a read or
+    when unknown): a tool's report of output it could not write differs by whether a full stdio
+    buffer was being written (commands/record.py, WriteFailure)."""
+
+    size = 0
+
+
+def write_failed(code: int, message: str, size: int) -> StreamError:
+    """The error of a write of `size` bytes that failed with `code` (`message`: its wording)."""
+    e = StreamError(code, message)
+    e.size = size
+    return e
 
 
 class StreamReadError(StreamError):
@@ -221,7 +237,7 @@ class Stream:
 
     # -- writing
     def write(self, data: bytes) -> None:
-        raise StreamError(errno.EBADF, "Bad file descriptor")
+        raise write_failed(errno.EBADF, "Bad file descriptor", len(data))
 
     def flush(self) -> None:
         pass
@@ -286,7 +302,7 @@ class ZeroStream(Stream):
 
 class FullStream(ZeroStream):
     def write(self, data: bytes) -> None:
-        raise StreamError(errno.ENOSPC, "No space left on device")
+        raise write_failed(errno.ENOSPC, "No space left on device", len(data))
 
 
 class RandomStream(Stream):

@@ -81,6 +81,13 @@ def _walk_error(code: int, path: str, walked: str) -> FsError:
     return err
 
 
+class FileWriteError(FsError, StreamError):
+    """A write to an open file that failed (a full filesystem: ENOSPC): a file's error to a command
+    that writes files it opened itself (`cp: error writing 'b'`), the writer's write error to the one
+    whose standard output it is (`seq: write error: ...`, as write(2)'s failure reads in GNU's
+    tools; as a plain file error it named no file: `seq: : No space left on device`)."""
+
+
 class FileStream(Stream):
     """A stream over an open regular file."""
 
@@ -96,7 +103,12 @@ class FileStream(Stream):
 
     def write(self, data: bytes) -> None:
         if data:
-            self.handle.write(data)
+            try:
+                self.handle.write(data)
+            except FsError as e:
+                failed = FileWriteError(e.code, self.path)
+                failed.size = len(data)
+                raise failed from None
 
     def seek_start(self) -> None:
         self.handle.seek(0)

@@ -17,7 +17,7 @@ from ...vfs.base import NS
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt, Parsed, help_text, usage_message, version_text
-from ..record import Effects, declare
+from ..record import Effects, WriteFailure, declare
 from . import codecs
 from .codecs import Bounds, CodecError, GzipInfo
 
@@ -787,7 +787,11 @@ def _run(ctx: Ctx, tool: str, spec: CommandSpec, decompress: bool, to_stdout: bo
     return job.status
 
 
-@declare("gzip", spec=GZIP_SPEC, spells="gzip", effects=Effects.COMPRESS)
+# gzip's write_error (zcat and gunzip are gzip: its name, after a new line)
+WRITE_FAILURE = WriteFailure(at_exit="\ngzip: stdout: {err}\n")
+
+
+@declare("gzip", spec=GZIP_SPEC, spells="gzip", effects=Effects.COMPRESS, write_failure=WRITE_FAILURE)
 def cmd_gzip(ctx: Ctx) -> int:
     return _run(ctx, "gzip", GZIP_SPEC, False, False)
 
@@ -796,13 +800,13 @@ def cmd_gzip(ctx: Ctx) -> int:
 # messages name gzip
 
 
-@declare("gunzip", spec=GUNZIP_SPEC, spells="gzip", effects=Effects.COMPRESS)
+@declare("gunzip", spec=GUNZIP_SPEC, spells="gzip", effects=Effects.COMPRESS, write_failure=WRITE_FAILURE)
 def cmd_gunzip(ctx: Ctx) -> int:
     ctx.name = "gzip"
     return _run(ctx, "gzip", GUNZIP_SPEC, True, False)
 
 
-@declare("zcat", spec=ZCAT_SPEC, spells="gzip", effects=Effects.DECOMPRESS_CAT)
+@declare("zcat", spec=ZCAT_SPEC, spells="gzip", effects=Effects.DECOMPRESS_CAT, write_failure=WRITE_FAILURE)
 def cmd_zcat(ctx: Ctx) -> int:
     ctx.name = "gzip"
     return _run(ctx, "gzip", ZCAT_SPEC, True, True)

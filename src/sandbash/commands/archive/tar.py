@@ -29,7 +29,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import group_name, mode_string, quote, user_name
 from ..options import version_line
-from ..record import Effects, declare
+from ..record import Effects, WriteFailure, declare
 from . import codecs
 from .codecs import STEP, Bounds, CodecError
 from .tar_args import TarArgs, TarUsage, parse_tar_args
@@ -830,7 +830,13 @@ def _members(
                 _extract_one(tar, info, content, base, dirs, delayed)
 
 
-@declare("tar", uses=("bzip2", "gzip", "xz"), effects=Effects.TAR)
+# the archive written to standard output
+WRITE_FAILURE = WriteFailure(
+    status=2, at_exit="{name}: -: Cannot write: {err}\n{name}: Error is not recoverable: exiting now\n"
+)
+
+
+@declare("tar", uses=("bzip2", "gzip", "xz"), effects=Effects.TAR, write_failure=WRITE_FAILURE)
 def cmd_tar(ctx: Ctx) -> int:
     try:
         args = parse_tar_args(ctx.args)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ...limits import MemoryHold
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
-from ..record import Effects, declare
-from ..textbasic.common import Out, char_width, command, decode, encode, split_records
+from ..record import LOSES_ERRNO, Effects, declare
+from ..textbasic.common import Out, char_width, decode, encode, split_records
 
 COLUMN_SPEC = CommandSpec(
     name="column",
@@ -241,8 +241,7 @@ def _json(name: str, names: list[str], rows: list[list[str]], order: list[int]) 
     return "\n".join(lines) + "\n"
 
 
-@declare("column", spec=COLUMN_SPEC, effects=Effects.READS)
-@command
+@declare("column", spec=COLUMN_SPEC, effects=Effects.READS, write_failure=LOSES_ERRNO)
 def cmd_column(ctx: Ctx) -> int:
     opts, files = ctx.parse(COLUMN_SPEC)
     termwidth = _check_options(ctx, opts)

@@ -15,7 +15,6 @@ from ..record import Effects, declare
 from ..textbasic.common import (
     Out,
     close_input,
-    command,
     decode,
     encode,
     fail,
@@ -113,7 +112,6 @@ COMM_SPEC = CommandSpec(
 
 
 @declare("comm", spec=COMM_SPEC, effects=Effects.READS)
-@command
 def cmd_comm(ctx: Ctx) -> int:
     opts, files = ctx.parse(COMM_SPEC)
     sep = b"\0" if opts.get("zero_terminated") else b"\n"
@@ -373,7 +371,6 @@ class _Joiner:
 
 
 @declare("join", spec=JOIN_SPEC, effects=Effects.READS)
-@command
 def cmd_join(ctx: Ctx) -> int:
     opts, files = ctx.parse(JOIN_SPEC)
     sep = b"\0" if opts.get("zero_terminated") else b"\n"

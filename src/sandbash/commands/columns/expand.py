@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
-from ..record import Effects, declare
-from ..textbasic.common import Out, command, quote, read_chunks
+from ..record import WRITE_ERROR_TWICE, Effects, declare
+from ..textbasic.common import Out, quote, read_chunks
 
 EXPAND_SPEC = CommandSpec(
     name="expand",
@@ -252,8 +252,7 @@ def _stream(
     return inputs.status
 
 
-@declare("expand", spec=EXPAND_SPEC, effects=Effects.READS, stdin_close="-")
-@command
+@declare("expand", spec=EXPAND_SPEC, effects=Effects.READS, stdin_close="-", write_failure=WRITE_ERROR_TWICE)
 def cmd_expand(ctx: Ctx) -> int:
     opts, files = ctx.parse(EXPAND_SPEC)
     # a tab stop wider than the string limit is refused before any line is expanded to it
@@ -265,8 +264,9 @@ def cmd_expand(ctx: Ctx) -> int:
     return status
 
 
-@declare("unexpand", spec=UNEXPAND_SPEC, effects=Effects.READS, stdin_close="-")
-@command
+@declare(
+    "unexpand", spec=UNEXPAND_SPEC, effects=Effects.READS, stdin_close="-", write_failure=WRITE_ERROR_TWICE
+)
 def cmd_unexpand(ctx: Ctx) -> int:
     opts, files = ctx.parse(UNEXPAND_SPEC)
     specs: list[str] = []

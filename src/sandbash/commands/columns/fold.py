@@ -9,7 +9,6 @@ from ..record import Effects, declare
 from ..textbasic.common import (
     RECORD_OVERHEAD,
     Out,
-    command,
     encode,
     fail,
     quote,
@@ -165,7 +164,6 @@ class Folder:
 
 
 @declare("fold", spec=FOLD_SPEC, effects=Effects.READS, stdin_close="-")
-@command
 def cmd_fold(ctx: Ctx) -> int:
     opts, files = ctx.parse(FOLD_SPEC)
     width: int = opts.get("width", 80)
@@ -556,7 +554,6 @@ class _Fmt:
 
 
 @declare("fmt", spec=FMT_SPEC, effects=Effects.READS, stdin_close="closing standard input")
-@command
 def cmd_fmt(ctx: Ctx) -> int:
     args = list(ctx.args)
     width_text: str | None = None

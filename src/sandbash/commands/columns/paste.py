@@ -9,8 +9,8 @@ from ...stdio.streams import Stream, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
-from ..record import Effects, declare
-from ..textbasic.common import Out, close_input, command, encode, fail, file_error, quotef, split_records
+from ..record import WRITE_ERROR_TWICE, Effects, declare
+from ..textbasic.common import Out, close_input, encode, fail, file_error, quotef, split_records
 
 PASTE_SPEC = CommandSpec(
     name="paste",
@@ -95,8 +95,7 @@ class _Unreadable(Exception):
     """An input was named on stderr as unreadable: the status becomes 1, it is at its end."""
 
 
-@declare("paste", spec=PASTE_SPEC, effects=Effects.READS, stdin_close="-")
-@command
+@declare("paste", spec=PASTE_SPEC, effects=Effects.READS, stdin_close="-", write_failure=WRITE_ERROR_TWICE)
 def cmd_paste(ctx: Ctx) -> int:
     opts, files = ctx.parse(PASTE_SPEC)
     delims = parse_delims(ctx, opts.get("delimiters", "\t"))

@@ -10,7 +10,7 @@ from ...vfs.base import NS, seconds_to_ns
 from ..context import Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, fail, file_error, hard_locale, quote, usage_fail
+from ..textbasic.common import Out, fail, file_error, hard_locale, quote, usage_fail
 from .pr_engine import Col, Fatal, Machine, Settings, Src
 
 TYPE_CHECKING = False
@@ -299,7 +299,6 @@ def _old_options(s: Settings, old_options: bool, old_w: bool, old_s: bool) -> No
 
 
 @declare("pr", spec=PR_SPEC, effects=Effects.READS)
-@command
 def cmd_pr(ctx: Ctx) -> int:
     opts, operands = ctx.parse(PR_SPEC)
     s, files = _settings(ctx, opts, operands)

@@ -10,8 +10,8 @@ from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..fsutil import same_file
 from ..options import CommandSpec, Opt
-from ..record import Effects, declare
-from ..textbasic.common import Out, close_input, command, encode, parse_size
+from ..record import STDOUT_STATUS_2, Effects, declare
+from ..textbasic.common import Out, close_input, encode, parse_size
 from .util import parse, usage
 
 CMP_SPEC = CommandSpec(
@@ -56,8 +56,7 @@ def _char(b: int) -> str:
     return prefix + chr(b)
 
 
-@declare("cmp", spec=CMP_SPEC, effects=Effects.READS)
-@command
+@declare("cmp", spec=CMP_SPEC, effects=Effects.READS, write_failure=STDOUT_STATUS_2)
 def cmd_cmp(ctx: Ctx) -> int:
     opts, files = parse(ctx, CMP_SPEC)
     if not files:

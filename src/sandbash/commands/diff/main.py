@@ -11,8 +11,8 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx, _dev_fd
 from ..fsutil import same_file
 from ..options import CommandSpec, Opt, Parsed
-from ..record import Effects, declare
-from ..textbasic.common import Out, command, encode, hard_locale, local_time, shell_quote
+from ..record import STDOUT_STATUS_2, Effects, declare
+from ..textbasic.common import Out, encode, hard_locale, local_time, shell_quote
 from .engine import Hunk, diff_lines
 from .ifdef import CHANGED, NEW, OLD, UNCHANGED, complete_formats, ifdef, ifdef_formats, rcs
 from .output import Style, context, ed_script, normal, side_by_side, unified
@@ -550,8 +550,7 @@ def _kind(ctx: Ctx, path: str) -> str | None:
     return "dir" if st.is_dir else "file"
 
 
-@declare("diff", spec=DIFF_SPEC, effects=Effects.DIFF)
-@command
+@declare("diff", spec=DIFF_SPEC, effects=Effects.DIFF, write_failure=STDOUT_STATUS_2)
 def cmd_diff(ctx: Ctx) -> int:
     opts, files = parse(ctx, DIFF_SPEC)
     o = _build(ctx, opts, files)

@@ -10,7 +10,7 @@ from ..context import Ctx
 from ..fsutil import replace_bytes
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, decode, encode
+from ..textbasic.common import Out, decode, encode
 from .patched import apply_ed, is_ed_script
 from .util import parse, usage
 
@@ -445,7 +445,6 @@ def _strip_path(name: str, strip: int | None) -> str:
 
 
 @declare("patch", spec=PATCH_SPEC, effects=Effects.PATCH)
-@command
 def cmd_patch(ctx: Ctx) -> int:
     opts, operands = parse(ctx, PATCH_SPEC)
     if len(operands) > 2:

@@ -11,10 +11,9 @@ from collections.abc import Callable
 from ...stdio.streams import StreamReadError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, help_text
-from ..record import Effects, declare
+from ..record import WRITE_ERROR_TWICE, Effects, declare
 from ..textbasic.common import (
     Out,
-    command,
     quote,
     read_chunks,
     read_held,
@@ -282,22 +281,25 @@ def _invalid(ctx: Ctx, out: Out) -> int:
     return 1
 
 
-@declare("base64", spec=BASE64_SPEC, effects=Effects.READS)
-@command
+@declare("base64", spec=BASE64_SPEC, effects=Effects.READS, write_failure=WRITE_ERROR_TWICE)
 def cmd_base64(ctx: Ctx) -> int:
     opts, files = ctx.parse(BASE64_SPEC)
     return _run(ctx, CODECS["base64"], opts, files)
 
 
-@declare("base32", spec=BASE32_SPEC, effects=Effects.READS)
-@command
+@declare("base32", spec=BASE32_SPEC, effects=Effects.READS, write_failure=WRITE_ERROR_TWICE)
 def cmd_base32(ctx: Ctx) -> int:
     opts, files = ctx.parse(BASE32_SPEC)
     return _run(ctx, CODECS["base32"], opts, files)
 
 
-@declare("basenc", spec=BASENC_SPEC, uses=("base32", "base64"), effects=Effects.READS)
-@command
+@declare(
+    "basenc",
+    spec=BASENC_SPEC,
+    uses=("base32", "base64"),
+    effects=Effects.READS,
+    write_failure=WRITE_ERROR_TWICE,
+)
 def cmd_basenc(ctx: Ctx) -> int:
     opts, files = ctx.parse(BASENC_SPEC)
     name = opts.get("codec")
@@ -391,7 +393,6 @@ STRINGS_SPEC = CommandSpec(
 
 
 @declare("strings", spec=STRINGS_SPEC, effects=Effects.READS)
-@command
 def cmd_strings(ctx: Ctx) -> int:
     opts, operands = ctx.parse(STRINGS_SPEC)
     # binutils reads an operand `-` as the old spelling of -a (scan the whole file), not as stdin;

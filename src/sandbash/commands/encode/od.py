@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
-from ..record import Effects, declare
-from ..textbasic.common import Out, command, quote, usage_fail, xstrtol_fatal, xstrtoumax
+from ..record import Effects, WriteFailure, declare
+from ..textbasic.common import Out, quote, usage_fail, xstrtol_fatal, xstrtoumax
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -413,8 +413,14 @@ def _modern(opts: Parsed) -> bool:
     return any(key in _MODERN for key, _value in opts.order)
 
 
-@declare("od", spec=OD_SPEC, effects=Effects.OD, stdin_close="standard input")
-@command
+@declare(
+    "od",
+    spec=OD_SPEC,
+    effects=Effects.OD,
+    stdin_close="standard input",
+    # (od checks its own writes after close_stdout has spoken)
+    write_failure=WriteFailure(in_flight="{name}: write error{close_err}\n{name}: write error: {err}\n"),
+)
 def cmd_od(ctx: Ctx) -> int:
     opts, files = ctx.parse(OD_SPEC)
     specs: list[Spec] = []

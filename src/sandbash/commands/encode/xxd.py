@@ -12,8 +12,8 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..inputs import Inputs
 from ..options import CommandSpec, Opt, Parsed
-from ..record import Effects, declare
-from ..textbasic.common import Out, close_input, command, decode, encode, read_chunks
+from ..record import Effects, WriteFailure, declare
+from ..textbasic.common import Out, close_input, decode, encode, read_chunks
 from .od import C_ESCAPES
 
 TYPE_CHECKING = False
@@ -208,8 +208,12 @@ def _die(ctx: Ctx, message: str, status: int) -> CommandExit:
     return CommandExit(status)
 
 
-@declare("xxd", spec=XXD_SPEC, effects=Effects.IN_OUT)
-@command
+@declare(
+    "xxd",
+    spec=XXD_SPEC,
+    effects=Effects.IN_OUT,
+    write_failure=WriteFailure(status=3, at_exit="{name}: {err}\n"),
+)
 def cmd_xxd(ctx: Ctx) -> int:
     opts, operands = _parse(ctx)
     if len(operands) > 2:
@@ -592,7 +596,6 @@ class _ReadWarning:
 
 
 @declare("hexdump", spec=HEXDUMP_SPEC, effects=Effects.READS)
-@command
 def cmd_hexdump(ctx: Ctx) -> int:
     opts, files = ctx.parse(HEXDUMP_SPEC)
     if opts.get("format") or opts.get("format_file"):

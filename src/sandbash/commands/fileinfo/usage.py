@@ -36,7 +36,7 @@ from ..fsutil import (
 )
 from ..gnuquote import quotef
 from ..options import CommandSpec, Opt, Parsed
-from ..record import Effects, declare
+from ..record import WRITE_ERROR_BARE, Effects, declare
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -324,7 +324,7 @@ def _du_config(ctx: Ctx, opts: Parsed) -> _DuConfig:
     return cfg
 
 
-@declare("du", spec=DU_SPEC, effects=Effects.LIST_TREE)
+@declare("du", spec=DU_SPEC, effects=Effects.LIST_TREE, write_failure=WRITE_ERROR_BARE)
 def cmd_du(ctx: Ctx) -> int:
     opts, operands = ctx.parse(DU_SPEC)
     cfg = _du_config(ctx, opts)

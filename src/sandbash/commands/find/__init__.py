@@ -14,7 +14,7 @@ from ...vfs.errors import FsError
 from ..context import Ctx
 from ..fsutil import errmsg, midnight, quote, tz_from_env
 from ..options import version_line
-from ..record import Effects, declare
+from ..record import Effects, WriteFailure, declare
 from . import actions as _actions  # noqa: F401  (registers the actions in the table)
 from .entry import Entry, Quit, State
 from .parse import FindError, Parser, Pred
@@ -62,7 +62,10 @@ def _is_expression_start(arg: str) -> bool:
     return (arg.startswith("-") and len(arg) > 1) or arg in ("(", "!")
 
 
-@declare("find", effects=Effects.FIND)
+WRITE_FAILURE = WriteFailure(at_exit="{name}: ‘standard output’: {err}\n{name}: write error{close_err}\n")
+
+
+@declare("find", effects=Effects.FIND, write_failure=WRITE_FAILURE)
 def cmd_find(ctx: Ctx) -> int:
     args = list(ctx.args)
     follow = "P"

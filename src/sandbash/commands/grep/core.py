@@ -21,7 +21,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import input_is_output
 from ..options import CommandSpec, Opt, Parsed
-from ..record import Effects, declare
+from ..record import Effects, WriteFailure, declare
 from ..textbasic.common import read_input_held
 
 TYPE_CHECKING = False
@@ -1408,18 +1408,22 @@ def _read_pattern_file(ctx: Ctx, path: str) -> list[str]:
 _PATTERN_COST = 400
 
 
-@declare("grep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP)
+# grep's trouble status
+WRITE_FAILURE = WriteFailure(status=2)
+
+
+@declare("grep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP, write_failure=WRITE_FAILURE)
 def cmd_grep(ctx: Ctx) -> int:
     return _grep_main(ctx, default_mode="G")
 
 
-@declare("egrep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP)
+@declare("egrep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP, write_failure=WRITE_FAILURE)
 def cmd_egrep(ctx: Ctx) -> int:
     ctx.stderr.write(b"egrep: warning: egrep is obsolescent; using grep -E\n")
     return _grep_main(ctx, default_mode="E")
 
 
-@declare("fgrep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP)
+@declare("fgrep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP, write_failure=WRITE_FAILURE)
 def cmd_fgrep(ctx: Ctx) -> int:
     ctx.stderr.write(b"fgrep: warning: fgrep is obsolescent; using grep -F\n")
     return _grep_main(ctx, default_mode="F")

@@ -8,12 +8,14 @@ numbers (JSON text), values (jq value semantics), cli/runner (the command).
 from __future__ import annotations
 
 from ..context import Ctx
-from ..record import Effects, declare
+from ..record import Effects, WriteFailure, declare
 from .cli import SPEC, UsageExit, parse_options
 from .runner import Runner
 
+WRITE_FAILURE = WriteFailure(status=2, at_exit="{name}: error: writing output failed: {err}\n")
 
-@declare("jq", spec=SPEC, effects=Effects.JQ)
+
+@declare("jq", spec=SPEC, effects=Effects.JQ, write_failure=WRITE_FAILURE)
 def cmd_jq(ctx: Ctx) -> int:
     try:
         opts = parse_options(ctx.args)

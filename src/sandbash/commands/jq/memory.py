@@ -34,6 +34,8 @@ _STR = 49
 _DICT = 64
 _ENTRY = 48  # an entry and its share of the hash table (keys are mostly shared)
 _NUM = 32
+# a dict's header and the hash table a small one starts with ({"a": 1} is 184 bytes, not 64 + 48)
+_SMALL_DICT = _DICT + 72
 
 
 def shallow(x: Any) -> int:
@@ -44,7 +46,7 @@ def shallow(x: Any) -> int:
     if t is list:
         return _LIST + _SLOT * len(x)
     if t is dict:
-        return _DICT + _ENTRY * len(x)
+        return _SMALL_DICT + _ENTRY * len(x) if x else _DICT
     if t is int or t is float:
         return _NUM
     return 0
@@ -63,9 +65,11 @@ def chunk_cost(items: list[Any]) -> int:
     if len(kinds) == 1:
         kind = kinds.pop()
         if kind is str or kind is list or kind is dict:
-            # one kind of container (the common case), summed in C
-            each = 1 if kind is str else _ENTRY if kind is dict else _SLOT
-            return n + each * sum(map(len, items))
+            # one kind of container (the common case), summed in C: its header and its slots
+            each, head = (
+                (1, _STR) if kind is str else (_ENTRY, _SMALL_DICT) if kind is dict else (_SLOT, _LIST)
+            )
+            return n + head * len(items) + each * sum(map(len, items))
     for x in items:
         t = type(x)
         if t is str:
@@ -73,7 +77,7 @@ def chunk_cost(items: list[Any]) -> int:
         elif t is list:
             n += _LIST + _SLOT * len(x)
         elif t is dict:
-            n += _DICT + _ENTRY * len(x)
+            n += _SMALL_DICT + _ENTRY * len(x)
     return n
 
 
@@ -165,7 +169,7 @@ def deep_size(roots: list[Any], checkpoint: Callable[[int], None]) -> int:
             if steps & 4095 == 0:
                 checkpoint(1)
             items = x.values() if t is dict else x
-            total += _DICT + _ENTRY * len(x) if t is dict else _LIST + _SLOT * len(x)
+            total += _SMALL_DICT + _ENTRY * len(x) if t is dict else _LIST + _SLOT * len(x)
             kinds = set(map(type, items))
             if kinds <= _SCALARS:
                 total += _NUM * len(x)  # no containers inside: counted in C

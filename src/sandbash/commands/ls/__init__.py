@@ -11,14 +11,16 @@ from __future__ import annotations
 from ..context import Ctx
 from ..fsutil import quoteaf
 from ..options import CommandSpec
-from ..record import Effects, declare
+from ..record import Effects, WriteFailure, declare
 from .config import SPEC, _configure
 from .lister import Entry, Lister
 
 __all__ = ["cmd_dir", "cmd_ls", "cmd_vdir"]
 
 
-@declare("ls", "dir", "vdir", spec=SPEC, spells="ls", effects=Effects.LS)
+@declare(
+    "ls", "dir", "vdir", spec=SPEC, spells="ls", effects=Effects.LS, write_failure=WriteFailure(status=2)
+)
 def cmd_ls(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPEC if ctx.name == "ls" else _renamed(ctx.name))
     cfg = _configure(ctx, opts)

@@ -9,7 +9,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, encode
+from ..textbasic.common import Out, encode
 
 ICONV_SPEC = CommandSpec(
     name="iconv",
@@ -129,7 +129,6 @@ def _translit(ch: str) -> str:
 
 
 @declare("iconv", spec=ICONV_SPEC, effects=Effects.OUTPUTS)
-@command
 def cmd_iconv(ctx: Ctx) -> int:
     opts, files = ctx.parse(ICONV_SPEC)
     if opts.get("list"):

@@ -17,7 +17,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import Ctx, _dev_fd
 from ..options import CommandSpec, Opt, help_text
 from ..record import Effects, declare
-from ..textbasic.common import command, is_regular, read_held, usage_fail
+from ..textbasic.common import is_regular, read_held, usage_fail
 
 WORDS = "/usr/share/dict/words"
 WORDS_ALT = "/usr/share/dict/web2"
@@ -125,7 +125,6 @@ def _mapped(ctx: Ctx, path: str, mem: MemoryHold) -> bytes:
 
 
 @declare("look", spec=LOOK_SPEC, effects=Effects.READS)
-@command
 def cmd_look(ctx: Ctx) -> int:
     opts, operands = ctx.parse(LOOK_SPEC)
     if opts.has("help"):

@@ -12,7 +12,7 @@ from ..context import CommandExit, Ctx
 from ..cut import INF, parse_list
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
-from ..textbasic.common import Out, argmatch, command, decode, encode, quote, split_records
+from ..textbasic.common import Out, argmatch, decode, encode, quote, split_records
 
 NUMFMT_SPEC = CommandSpec(
     name="numfmt",
@@ -336,7 +336,6 @@ def _check_in_order(ctx: Ctx, opts: Parsed, unit: Callable[[str], int]) -> None:
 
 
 @declare("numfmt", spec=NUMFMT_SPEC, effects=Effects.NONE)
-@command
 def cmd_numfmt(ctx: Ctx) -> int:
     opts, numbers = ctx.parse(NUMFMT_SPEC)
     nf = Numfmt(ctx, opts)

@@ -13,7 +13,6 @@ from ..options import CommandSpec
 from ..record import Effects, declare
 from ..textbasic.common import (
     Out,
-    command,
     decode,
     encode,
     quote,
@@ -41,7 +40,6 @@ class _Item:
 
 
 @declare("tsort", spec=TSORT_SPEC, effects=Effects.READS)
-@command
 def cmd_tsort(ctx: Ctx) -> int:
     _opts, files = ctx.parse(TSORT_SPEC)
     if len(files) > 1:
@@ -251,7 +249,6 @@ def factorize(ctx: Ctx, n: int) -> list[int]:
 
 
 @declare("factor", spec=FACTOR_SPEC, effects=Effects.NONE)
-@command
 def cmd_factor(ctx: Ctx) -> int:
     _opts, numbers = ctx.parse(FACTOR_SPEC)
     out = Out(ctx.stdout)

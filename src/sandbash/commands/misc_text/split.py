@@ -16,7 +16,6 @@ from ..textbasic.common import (
     RECORD_OVERHEAD,
     Out,
     close_input,
-    command,
     encode,
     parse_size,
     quote,
@@ -194,7 +193,6 @@ def _num(ctx: Ctx, text: str, what: str, zero_ok: bool = False) -> int:
 
 
 @declare("split", spec=SPLIT_SPEC, effects=Effects.SPLIT)
-@command
 def cmd_split(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPLIT_SPEC)
     if len(operands) > 2:
@@ -482,7 +480,6 @@ def _die(ctx: Ctx, message: str) -> CommandExit:
 
 
 @declare("csplit", spec=CSPLIT_SPEC, effects=Effects.CSPLIT)
-@command
 def cmd_csplit(ctx: Ctx) -> int:
     opts, operands = ctx.parse(CSPLIT_SPEC)
     if not operands:

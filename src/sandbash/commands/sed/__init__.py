@@ -12,7 +12,7 @@ import re
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args, version_text
-from ..record import Effects, declare
+from ..record import Effects, WriteFailure, declare
 from .parse import Parser, Piece, SedError
 from .run import Runner
 
@@ -129,7 +129,15 @@ def _usage(ctx: Ctx) -> str:
     return USAGE.replace("sed", ctx.help_prog, 1)
 
 
-@declare("sed", spec=SPEC, effects=Effects.SED)
+# GNU sed's ck_fflush/ck_fwrite: a panic, status 4
+WRITE_FAILURE = WriteFailure(
+    status=4,
+    at_exit="{name}: couldn't flush stdout: {err}\n",
+    closed="{name}: couldn't close stdout: {err}\n",
+)
+
+
+@declare("sed", spec=SPEC, effects=Effects.SED, write_failure=WRITE_FAILURE)
 def cmd_sed(ctx: Ctx) -> int:
     try:
         p, operands = parse_args(SPEC, ctx.args)

@@ -11,7 +11,7 @@ from ...posix.signals import NUMBERS
 from ..context import CommandExit, CommandTimeout, Ctx
 from ..gnuquote import quoteaf
 from ..options import CommandSpec, Opt
-from ..record import Effects, declare
+from ..record import Effects, WriteFailure, declare
 from .common import (
     fail,
     identity,
@@ -176,7 +176,7 @@ def split_string(text: str, env: Mapping[str, str]) -> list[str]:
     return words
 
 
-@declare("env", spec=ENV, effects=Effects.ENV)
+@declare("env", spec=ENV, effects=Effects.ENV, write_failure=WriteFailure(status=125))
 def cmd_env(ctx: Ctx) -> int:
     args = list(ctx.args)
     opts, operands = ctx.parse(ENV, args)

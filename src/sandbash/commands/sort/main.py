@@ -19,7 +19,7 @@ from itertools import chain
 from operator import itemgetter
 
 from ...limits import LimitExceeded, MemoryHold
-from ...stdio.streams import ClosedStream, Stream, StreamError
+from ...stdio.streams import STDIO_BLOCK, ClosedStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite, rewrites_in_place
@@ -716,9 +716,11 @@ def cmd_sort(ctx: Ctx) -> int:
         temps = TempDirs(ctx, opts.get("temporary_directory") or [], opts.get("buffer_size"), opened)
         return _sort_inputs(ctx, sorter, opened, output, sep, temps if temps.buffer else None)
     except WriteError as e:
-        ctx.error(
-            f"write failed: {'standard output' if output is None else quotef(output)}: {strerror(e.errno)}"
-        )
+        # GNU's sort finds a failure of its last, partial buffer as it flushes before exit, and
+        # close_stdout then reports its standard output's error again (-o FILE reopens stdout)
+        how = "write failed" if e.size >= STDIO_BLOCK else "fflush failed"
+        ctx.error(f"{how}: {quotef('standard output' if output is None else output)}: {strerror(e.errno)}")
+        ctx.error("write error" + (f": {strerror(e.errno)}" if e.errno == errno.EBADF else ""))
         return 2
 
 

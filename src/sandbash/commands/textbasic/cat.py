@@ -12,11 +12,10 @@ from ...vfs.facade import FileStream
 from ..context import Ctx
 from ..fsutil import input_is_output
 from ..options import CommandSpec, Opt
-from ..record import Effects, declare
+from ..record import LOSES_ERRNO, Effects, declare
 from .common import (
     RECORD_OVERHEAD,
     Out,
-    command,
     decode,
     encode,
     file_error,
@@ -137,7 +136,6 @@ class _CatFormatter:
 
 
 @declare("cat", spec=CAT_SPEC, effects=Effects.READS, stdin_close="closing standard input")
-@command
 def cmd_cat(ctx: Ctx) -> int:
     opts, files = ctx.parse(CAT_SPEC)
     show_all = bool(opts.get("show_all"))
@@ -288,8 +286,7 @@ def _tac_records(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool) -
     return records
 
 
-@declare("tac", spec=TAC_SPEC, effects=Effects.READS, stdin_close="-")
-@command
+@declare("tac", spec=TAC_SPEC, effects=Effects.READS, stdin_close="-", write_failure=LOSES_ERRNO)
 def cmd_tac(ctx: Ctx) -> int:
     opts, files = ctx.parse(TAC_SPEC)
     sep_text = opts.get("separator")
@@ -457,8 +454,7 @@ REV_SPEC = CommandSpec(
 )
 
 
-@declare("rev", spec=REV_SPEC, effects=Effects.READS)
-@command
+@declare("rev", spec=REV_SPEC, effects=Effects.READS, write_failure=LOSES_ERRNO)
 def cmd_rev(ctx: Ctx) -> int:
     _opts, files = ctx.parse(REV_SPEC)
     out = Out(ctx.stdout)
@@ -498,7 +494,6 @@ _OUTPUT_ERROR_MODES = ("warn", "warn-nopipe", "exit", "exit-nopipe")
 
 
 @declare("tee", spec=TEE_SPEC, effects=Effects.TEE, stdin_close="standard input")
-@command
 def cmd_tee(ctx: Ctx) -> int:
     opts, files = ctx.parse(TEE_SPEC)
     mode = opts.get("output_error")
@@ -529,7 +524,8 @@ def cmd_tee(ctx: Ctx) -> int:
             try:
                 stream.write(chunk)
             except (FsError, StreamError) as e:
-                ctx.error(f"{'standard output' if name == '-' else quotef(name)}: {strerror(e.errno or 5)}")
+                # (GNU quotes the words as it quotes a name with a space: 'standard output')
+                ctx.error(f"{quotef('standard output' if name == '-' else name)}: {strerror(e.errno or 5)}")
                 status = 1
                 live.remove(item)
     for name, stream in outputs[1:]:

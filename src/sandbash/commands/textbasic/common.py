@@ -7,31 +7,21 @@ GNU's multiplier suffixes.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from ...limits import MemoryHold
+from ...stdio.streams import STDIO_BLOCK as STDIO_BLOCK
 from ...stdio.streams import Stream, StreamError, batch_charge
 from ...vfs.errors import FsError, strerror
 from .. import gnuquote
 from ..context import CommandExit, Ctx
+from ..context import WriteError as WriteError
 from ..gnuquote import quoteaf as quoteaf
 from ..gnuquote import quotef as quotef
 from ..gnuquote import shell_quote as shell_quote
 from ..inputs import close_input as close_input
 
 FLUSH_AT = 1 << 16
-# glibc's buffer for a stdout that is no terminal (a pipe's or a file's st_blksize): a tool's output
-# reaches the stream in blocks of this size, the rest when it exits or flushes
-STDIO_BLOCK = 4096
-
-
-class WriteError(Exception):
-    """Writing standard output failed (ENOSPC on /dev/full, a closed fd)."""
-
-    def __init__(self, errno_: int) -> None:
-        super().__init__(errno_)
-        self.errno = errno_
 
 
 class Out:
@@ -70,21 +60,7 @@ class Out:
         try:
             self.stream.write(data[:count])
         except (StreamError, FsError) as e:
-            raise WriteError(e.errno or 5)
-
-
-def command(fn: Callable[[Ctx], int]) -> Callable[[Ctx], int]:
-    """Turn a failing write to stdout into GNU's `NAME: write error: ...` and status 1."""
-
-    @functools.wraps(fn)
-    def wrapper(ctx: Ctx) -> int:
-        try:
-            return fn(ctx)
-        except WriteError as e:
-            ctx.error(f"write error: {strerror(e.errno)}")
-            return 1
-
-    return wrapper
+            raise WriteError(e.errno or 5, count) from None
 
 
 def fail(ctx: Ctx, message: str, status: int = 1) -> CommandExit:

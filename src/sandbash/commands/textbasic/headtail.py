@@ -11,8 +11,8 @@ from ...stdio.streams import ClosedStream, Stream
 from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
-from ..record import Effects, declare
-from .common import Out, command, parse_size, quote, read_chunks
+from ..record import Effects, WriteFailure, declare
+from .common import Out, parse_size, quote, read_chunks
 from .tailfollow import Follower
 
 UINTMAX = 2**64 - 1
@@ -237,8 +237,11 @@ def _split_head_obsolete(args: list[str]) -> list[str]:
     return args
 
 
-@declare("head", spec=HEAD_SPEC, effects=Effects.READS, stdin_close="-")
-@command
+# GNU head and tail check each write of a full buffer themselves; close_stdout reports the rest
+WRITE_FAILURE = WriteFailure(in_flight="{name}: error writing 'standard output': {err}\n")
+
+
+@declare("head", spec=HEAD_SPEC, effects=Effects.READS, stdin_close="-", write_failure=WRITE_FAILURE)
 def cmd_head(ctx: Ctx) -> int:
     opts, files = ctx.parse(HEAD_SPEC, _split_head_obsolete(list(ctx.args)))
     sep = b"\0" if opts.get("zero_terminated") else b"\n"
@@ -414,8 +417,7 @@ def _split_tail_obsolete(args: list[str]) -> tuple[list[str], bool]:
     return new + args[1:], True
 
 
-@declare("tail", spec=TAIL_SPEC, effects=Effects.READS, stdin_close="-")
-@command
+@declare("tail", spec=TAIL_SPEC, effects=Effects.READS, stdin_close="-", write_failure=WRITE_FAILURE)
 def cmd_tail(ctx: Ctx) -> int:
     args, _obsolete = _split_tail_obsolete(list(ctx.args))
     opts, files = ctx.parse(TAIL_SPEC, args)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from .common import Out, command, encode, quote, split_records
+from .common import Out, encode, quote, split_records
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -143,7 +143,6 @@ def _number_format(ctx: Ctx, text: str) -> str:
 
 
 @declare("nl", spec=NL_SPEC, effects=Effects.READS, stdin_close="-")
-@command
 def cmd_nl(ctx: Ctx) -> int:
     opts, files = ctx.parse(NL_SPEC)
     # GNU's option loop checks each value where it stands: the first bad one is reported

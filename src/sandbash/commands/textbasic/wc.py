@@ -8,12 +8,11 @@ from ...stdio.streams import ClosedStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
-from ..record import Effects, declare
+from ..record import WRITE_ERROR_BARE, Effects, declare
 from .common import (
     Out,
     char_width,
     close_input,
-    command,
     decode,
     is_regular,
     quote,
@@ -201,8 +200,7 @@ def _read_names(ctx: Ctx, source: str) -> tuple[list[str] | None, bool]:
     return names, not regular
 
 
-@declare("wc", spec=WC_SPEC, effects=Effects.READS, stdin_close="-")
-@command
+@declare("wc", spec=WC_SPEC, effects=Effects.READS, stdin_close="-", write_failure=WRITE_ERROR_BARE)
 def cmd_wc(ctx: Ctx) -> int:
     opts, files = ctx.parse(WC_SPEC)
     want = {k: bool(opts.get(k)) for k in ("lines", "words", "chars", "bytes", "max_line_length")}
