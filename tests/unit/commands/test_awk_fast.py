@@ -56,7 +56,18 @@ PROGRAMS = [
     (["-v", "OFS=-"], "{print $1, $2}"),
     (["-v", "ORS=|"], "{print $2}"),
     ([], 'BEGIN {OFS = "::"} {print $3, $1} END {print NR}'),
-]
+] + (
+    LAST_FIELD := [
+        ([], "{print $NF}"),
+        ([], "{print $(NF)} END {print NR, $0, NF}"),
+        (["-F,"], "{print $NF}"),
+        (["-F:"], "{print $NF}"),
+        (["-F\t"], "{print $NF}"),
+        ([], '$2 == "b" {print $NF}'),
+        ([], '$1 != "x" {print $NF}'),
+        (["-v", "ORS=|"], "BEGIN {NF = 3} {print $NF}"),
+    ]
+)
 
 
 def _awk(args: list[str], prog: str, data: str) -> tuple[bytes, int]:
@@ -90,3 +101,11 @@ def test_fast_path_matches_record_loop(
 def test_fast_path_matches_gawk(args: list[str], prog: str) -> None:
     out, _err, status = real_command(["gawk", *args, prog], stdin=_SMALL.encode())
     assert _awk(args, prog, _SMALL) == (out, status)
+
+
+@pytest.mark.skipif(not have("gawk"), reason="gawk not installed")
+@pytest.mark.parametrize("data", [_SMALL, _BIG + "\n  \n\t\n \x0b x\n"], ids=["edges", "big"])
+@pytest.mark.parametrize(("args", "prog"), LAST_FIELD, ids=[" ".join([*a, p]) for a, p in LAST_FIELD])
+def test_last_field_matches_gawk(args: list[str], prog: str, data: str) -> None:
+    out, _err, status = real_command(["gawk", *args, prog], stdin=data.encode())
+    assert _awk(args, prog, data) == (out, status)

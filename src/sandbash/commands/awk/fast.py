@@ -38,10 +38,15 @@ _AWK_FIELD = re.compile(rb"[^ \t\n]+")  # fixed pattern, not user input
 _NUMERIC_BYTES = b"0123456789+-.eE \t\n\r\x0b\x0c"
 
 
+LAST = -1  # `$NF` in a plan's fields
+
+
 @dataclass(frozen=True)
 class FastPlan:
     kind: str  # "print" or "sum"
-    fields: tuple[int, ...] = ()  # print: the fields printed (0 is $0); sum: the one field added
+    fields: tuple[
+        int, ...
+    ] = ()  # print: the fields printed (0 is $0, LAST alone $NF); sum: the one field added
     var: str = ""  # sum: the variable
     test: tuple[int, bool, str] | None = None  # print only: (field, negated, text) of `$k == "text"`
 
@@ -60,6 +65,15 @@ def _field_num(e: A.Expr) -> int | None:
     if isinstance(i, A.Num) and i.value == int(i.value) and 0 <= i.value <= 1000:
         return int(i.value)
     return None
+
+
+def _last_field(e: A.Expr) -> bool:
+    """`$NF` (or `$(NF)`)."""
+    e = _unwrap(e)
+    if not isinstance(e, A.Field):
+        return False
+    i = _unwrap(e.index)
+    return isinstance(i, A.Var) and i.name == "NF"
 
 
 def _test(e: A.Expr) -> tuple[int, bool, str] | None:
@@ -96,6 +110,8 @@ def plan_for(program: A.Program) -> FastPlan | None:
     if isinstance(stmt, A.Print) and not stmt.printf and stmt.redirect is None:
         if not stmt.args:
             return FastPlan("print", (0,), test=test)
+        if len(stmt.args) == 1 and _last_field(stmt.args[0]):
+            return FastPlan("print", (LAST,), test=test)
         nums = [_field_num(a) for a in stmt.args]
         if len(nums) > 16 or any(n is None for n in nums):
             return None
@@ -158,6 +174,13 @@ def _column_by(lines: list[bytes], k: int, sep: bytes | None, kmax: int) -> list
     """_column for `bytes.split(sep, kmax)`, the method called in place (no methodcaller)."""
     i = k - 1
     return [p[i] if len(p) > i else b"" for line in lines for p in (line.split(sep, kmax),)]
+
+
+def _last(lines: list[bytes], sep: bytes | None, split: Callable[[bytes], list[bytes]] | None) -> list[bytes]:
+    """$NF of each record: its last field, or $0 when it has none (a blank record is its blanks)."""
+    if split is not None:  # (odd blanks: the regex's fields)
+        return [p[-1] if p else line for line in lines for p in (split(line),)]
+    return [p[-1] if p else line for line in lines for p in (line.rsplit(sep, 1),)]
 
 
 def _rows(
@@ -246,6 +269,8 @@ def run(rt: Runtime, rd: Reader, plan: FastPlan) -> None:
         if len(ks) == 1:
             if ks[0] == 0:
                 picked = lines
+            elif ks[0] == LAST:
+                picked = _last(lines, sep, split if odd else None)
             else:
                 picked = _column(lines, ks[0], split) if odd else _column_by(lines, ks[0], sep, kmax)
         else:
