@@ -718,17 +718,15 @@ class Executor:
             if self.sh.pr.coproc is not None:
                 self.sh.pr.coproc_fds_changed()
             return 0
-        if (
-            redirs
-            and builtin is None
-            and fdef is None
-            and not (builtins_only or apart)
-            and redirs_may_assign(redirs)
-        ):
-            return self._program_in_child(argv, temp, redirs, found)
+        # a program (`command prog` too) has its redirections applied in the child bash forks for it
+        program = fdef is None and (
+            builtin is None or (name == "command" and self._command_runs_program(argv))
+        )
+        if redirs and program and not (builtins_only or apart) and redirs_may_assign(redirs):
+            return self._program_in_child(argv, temp, redirs, found, builtin)
         self.rd.command = name
         try:
-            undo = self.rd.apply_redirects(redirs, forked=builtin is None and fdef is None) if redirs else []
+            undo = self.rd.apply_redirects(redirs, forked=apart or program) if redirs else []
         finally:
             self.rd.command = ""
         if undo is None:
@@ -772,8 +770,25 @@ class Executor:
             if undo:
                 self.rd.restore_redirects(undo)
 
+    def _command_runs_program(self, argv: list[str]) -> bool:
+        """`command [-p] [--] NAME ...` with NAME no builtin: bash drops the `command` words and forks
+        for the program (or for NAME not found); -v and -V only look."""
+        disabled = self.state.disabled_builtins
+        for word in argv[1:]:
+            if word == "command" or word == "-p" or word == "--":
+                continue
+            if word.startswith("-") and len(word) > 1:
+                return "v" not in word and "V" not in word and set(word[1:]) <= {"p"}
+            return not (is_builtin(word) and word not in disabled)
+        return False
+
     def _program_in_child(
-        self, argv: list[str], temp: Scope | None, redirs: tuple[A.Redir, ...], found: tuple[str, str] | None
+        self,
+        argv: list[str],
+        temp: Scope | None,
+        redirs: tuple[A.Redir, ...],
+        found: tuple[str, str] | None,
+        builtin: Builtin | None = None,
     ) -> int:
         """A program whose redirections may assign (`> f$((i++))`, `${x:=v}`, `{v}>f`, a here-document's
         `$((n++))`): bash expands and applies them in the child it forks for the program, so what
@@ -785,7 +800,7 @@ class Executor:
         if "CHLD" in traps:
             del traps["CHLD"]  # (the child's end is this shell's SIGCHLD, sent below)
         try:
-            status = child.ex._dispatch_run(argv, temp, redirs, None, None, False, found, apart=True)
+            status = child.ex._dispatch_run(argv, temp, redirs, None, builtin, False, found, apart=True)
         finally:
             # what a `{var}` opened there ends with that process
             held = {id(s) for s in self.state.fds.values()}
