@@ -19,7 +19,8 @@ texts are generated as well (loopgen.ready); a body written in with a nested tex
 yet hands back once it is (loopgen.renewal), as a `while` loop's does.
 
 It is used only when the shared evaluator is free (no nested evaluation: arith.Evaluator.depth,
-the loop's own throughout, as _part_fn takes it) and both parts are empty or literal texts. The
+the loop's own throughout, as _part_fn takes it) and both parts are empty, literal texts or
+templates (`k < ${#a[@]}`: written in as a body's `(( ))` of one is, loopgen.Writer.evaluation). The
 source is made from fixed text and arithgen.statements, which spells no script text (names,
 numbers and the texts are namespace constants); the shell's objects come in as the factory's
 parameters, the loop's frame, count, guard, body and status as the function's."""
@@ -28,8 +29,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from ..expand.arith import ArithError, generated_of, parse_or_raise
-from ..expand.arithwords import literal_arith
+from ..expand.arith import GEN_LONGEST, ArithError, generated_of, parse_or_raise
+from ..expand.arithwords import literal_arith, word_template
 from ..expand.env import ExpansionError
 from ..textcache import function_of
 from .control import LoopControl
@@ -110,17 +111,35 @@ _NAMESPACE: dict[str, object] = {
 }
 
 
-def hot(node: A.ArithFor) -> bool | None:
+def hot(node: A.ArithFor, comp: Compiler | None = None) -> bool | None:
     """Whether the loop's condition and step both have their generated functions now (empty parts
-    count as such); None when one is a text to expand first (never generated here)."""
-    texts = []
+    count as such); None when one is a text to expand first (never generated here) that is not a
+    template of `comp`'s expander (arithwords.word_template: `k < ${#a[@]}`), whose function
+    counts as the text's."""
+    ready = True
     for word in (node.cond, node.step):
         if word is not None:
             text = literal_arith(word)
-            if text is None:
+            if text is not None:
+                ready = ready and generated_of(text) is not None
+                continue
+            made = word_template(comp.ev.expander, word) if comp is not None else None
+            if made is None or len(word.text) > GEN_LONGEST:
                 return None
-            texts.append(text)
-    return all(generated_of(text) is not None for text in texts)
+            ready = ready and made[0].generated()
+    return ready
+
+
+def _template_part(
+    w: Writer, comp: Compiler | None, word: A.Word | None, last: str
+) -> tuple[str, dict[str, object]] | None:
+    """A part that is a template (`k < ${#a[@]}`), as a generated loop's body writes in its
+    `(( ))` commands (loopgen.Writer.evaluation), at _IND, its constants in `w`'s namespace: its
+    value in `_sr`, then `last`; None when it is not one or not generated yet."""
+    if comp is None or word is None:
+        return None
+    filled = w.evaluation(comp, word, last)
+    return None if filled is None else ("\n".join(block(filled, _IND)), {})
 
 
 def _part(word: A.Word | None, result: bool, prefix: str) -> tuple[str, dict[str, object]] | None:
@@ -156,11 +175,11 @@ def source(
     """The factory's source for the loop's steps, the namespace it runs over and the texts left
     cold in its body (loopgen.renewal), or None when a part is not generated. With `comp`, the
     body's hot `(( ))` commands are written in (loopgen.Writer.body), else it is called."""
-    cond = _part(node.cond, True, "k")
-    step = _part(node.step, False, "j")
-    if cond is None or step is None:
-        return None
     w = Writer()
+    cond = _part(node.cond, True, "k") or _template_part(w, comp, node.cond, "_cond = _sr")
+    step = _part(node.step, False, "j") or _template_part(w, comp, node.step, "pass")
+    if cond is None or step is None or w.templates:
+        return None
     body = w.body(comp, node.body, 5) if comp is not None else None
     again = ["_body = again(_body)"] if body is None else RENEW.splitlines() if w.cold else ["pass"]
     source = _SOURCE.format(

@@ -282,7 +282,7 @@ class Compiler:
             return hit[1]
         from . import arithfor, funcgen, loopgen  # (only once a loop is hot)
 
-        hot = arithfor.hot(node)
+        hot = arithfor.hot(node, self)
         if hot is False or (hot and not loopgen.ready(loopgen.body_texts(node.body), n)):
             return None  # (asked again at the loop's next check)
         if len(self.fors) >= _CACHE_MAX:

@@ -420,16 +420,27 @@ class Evaluator:
         return status
 
     def _arith_or_error(self, word: A.Word | None, default: int = 1) -> int | None:
-        # a part of `for ((;;))`: traced, then the DEBUG trap (bash's order)
+        # a part of `for ((;;))`: expanded, traced, then the DEBUG trap (bash's order); the trace
+        # and $BASH_COMMAND show the expanded text (`(( k < 2 ))` for `k < ${#a[@]}`)
+        text = None if word is None else literal_arith(word)
+        if word is not None and text is None:
+            try:
+                text = self.expander.arith_text(word)
+            except (ArithError, ArithAssignError) as e:
+                self._arith_part_failed(nested_error(e))
+                return None
+            except ExpansionError as e:
+                self._arith_part_failed(e)
+                return None
         if self.state.opts["xtrace"]:  # (bash keeps trailing blanks)
-            self.ex.xtrace_line(f"(( {word.text.lstrip() if word is not None else default} ))")
+            self.ex.xtrace_line(f"(( {text.lstrip() if text is not None else default} ))")
         if self.state.traps:  # (bash shows an empty part as `((1))`)
-            if self.ex.debug_trap(f"(({word.text.lstrip() if word is not None else default}))"):
+            if self.ex.debug_trap(f"(({text.lstrip() if text is not None else default}))"):
                 return 0  # (extdebug skips the part: its value is 0, bash's eval_arith_for_expr)
-        if word is None:
+        if text is None:
             return default
         try:
-            return self._arith_value(word)()
+            return self.sh.arith_eval(text)
         except (ArithError, ExpansionError) as e:
             self._arith_part_failed(e)
             return None

@@ -45,6 +45,7 @@ from functools import partial
 from ..expand.arith import GEN_LONGEST, ArithError, Template, generated_of, parse_or_raise
 from ..expand.arithwords import literal_arith, renamed, template_values, word_template
 from ..expand.env import ExpansionError
+from ..shvars.arrays import IndexedArray
 from ..shvars.vars import NAMEREF, Var
 from ..syntax import ast as A
 from ..textcache import function_of
@@ -79,6 +80,7 @@ NAMESPACE: dict[str, object] = {
     "reap": cleanup_dead_jobs,
     "Var": Var,
     "NAMEREF": NAMEREF,
+    "IndexedArray": IndexedArray,
 }
 
 # `(( ))` as Compiler.arith_cmd's closure runs it plainly (arithcmd.py's _HEAD and _TAIL), its
@@ -135,7 +137,7 @@ if type(_sv) is tuple:
         ev.slots = _os
 else:
     _sr = _sv
-{var} = 0 if _sr else 1"""
+{last}"""
 # a slot's value read here: `${#name}` (a plain ASCII string's length, as length_count counts
 # it) and `$name` (a plain decimal, read as template_fn reads it) of a variable bound in the
 # innermost scope, not special (NOT_PLAIN) and no reference: its test and its value ({n}: the
@@ -143,6 +145,8 @@ else:
 _FOUND = "(_v := _sc.get({n})) is not None and type(_v) is Var and not _v.attrs & NAMEREF and type(_r := _v.value) is str"
 _READS = {
     "#": (_FOUND + " and _r.isascii()", "len(_r)"),
+    # `${#name[@]}`: an indexed array's count (elements.count_number_fn's)
+    "#@": (_FOUND.replace("is str", "is IndexedArray"), "len(_r)"),
     "": (
         _FOUND + ' and _r.isdigit() and _r.isascii() and (len(_r) == 1 or _r[0] != "0" and len(_r) < 19)',
         "int(_r)",
@@ -290,9 +294,18 @@ class Writer:
     def template(self, comp: Compiler, cmd: A.ArithCmd, ind: int, cold: str, var: str) -> list[str] | None:
         """`(( ))` of a template (arithwords.word_template: `(( len += ${#t} ))`) as statements
         at level `ind` (see _TEMPLATE), once the template's function is generated; else None."""
+        filled = self.evaluation(comp, cmd.word, f"{var} = 0 if _sr else 1")
+        if filled is None:
+            return None
+        return self.wrapped("\n".join(block(filled, 4)), ind, cmd.line, cold, var, False)
+
+    def evaluation(self, comp: Compiler, word: A.Word, last: str) -> str | None:
+        """A template's evaluation (_TEMPLATE) at level 0, its value in `_sr` and then `last`
+        run, once the template's function is generated (else None; the template is then one the
+        loop waits for: renewal); None also for a word that is not a template."""
         ex = comp.ev.expander
-        made = word_template(ex, cmd.word)
-        if made is None or len(cmd.word.text) > GEN_LONGEST:
+        made = word_template(ex, word)
+        if made is None or len(word.text) > GEN_LONGEST:
             return None
         tpl, parts, names, quoted = made
         if not tpl.generated():
@@ -306,16 +319,15 @@ class Writer:
             return None
         lines, value, namespace = written
         self.namespace.update(namespace)
-        filled = _TEMPLATE.format(
+        return _TEMPLATE.format(
             reads=self.reads(parts, quoted),
             values=self.const(template_values(ex, made)),
             tpltext=self.const(tpl.text),
             stmts="\n".join(lines),
             value=value,
             renamed=self.const(partial(renamed, names=names)),
-            var=var,
+            last=last,
         )
-        return self.wrapped("\n".join(block(filled, 4)), ind, cmd.line, cold, var, False)
 
     def reads(self, parts: tuple[A.Part, ...], quoted: tuple[bool, ...]) -> str:
         """The slots' values read in place into `_sv` when each is a `${#name}` or `$name` of a
@@ -323,18 +335,19 @@ class Writer:
         slots = [p for p in parts if type(p) is not A.Lit]
         tests: list[tuple[str, str]] = []
         for p, q in zip(slots, quoted, strict=True):
+            if q or type(p) is not A.Param:
+                return "_sv = None"
+            kind = p.prefix + ("@" if p.sub in ("@", "*") else "")
             if (
-                q
-                or type(p) is not A.Param
-                or p.sub is not None
+                (p.sub is not None and kind != "#@")
                 or p.op is not None
                 or p.names_suffix
-                or p.prefix not in _READS
+                or kind not in _READS
                 or not (p.name.isidentifier() and p.name.isascii())
                 or p.name in NOT_PLAIN
             ):
                 return "_sv = None"
-            test, value = _READS[p.prefix]
+            test, value = _READS[kind]
             tests.append((test.format(n=self.const(p.name)), value))
         out = ["_sv = None", "_sc = st.vars.scopes[-1]"]
         for i, (test, value) in enumerate(tests):

@@ -15,7 +15,7 @@ import pytest
 
 from sandbash import Bash
 from sandbash.expand import arith
-from sandbash.interp import compiler, loopgen, shell
+from sandbash.interp import arithfor, compiler, loopgen, shell
 from sandbash.interp import evaluator as evaluator_module
 from sandbash.interp.shell import Shell
 from sandbash.limits import Limits
@@ -156,6 +156,9 @@ def test_a_length_slots_variables_are_the_walkers(
 
 
 SHAPES = {
+    "other-slots": "a=(4 5 6) k=0 t=ab s=0 n=2\nwhile (( k < 1500 )); do (( ++k ))\n"
+    "(( s += $(( k % 3 )) + ${#t} + ${a[k % 3]} + ${a[1]:-9} + ${#a[@]} + ${#a[n]} ))\n"
+    "(( k == 1450 )) && { t=abcdef; a=(7); }; done\necho $s",
     "errexit": "set -e\nk=0 t=ab\nwhile (( k < 1500 )); do (( ++k )); (( k == 1450 )) && t=; (( ${#t} )); done\necho never",
     "errexit-guarded": "set -e\nk=0 t=ab\nwhile (( k < 1500 )); do (( ++k )); (( k == 1450 )) && t=; (( ${#t} )) || :; done\necho $k",
     "err-trap": "trap 'echo \"ERR $LINENO $?\"' ERR\nk=0 t=ab\nwhile (( k < 1500 )); do (( ++k )); (( k == 1495 )) && t=\n(( ${#t} ))\ndone",
@@ -196,3 +199,50 @@ def test_plain_scopes_are_the_stores_own_and_never_copy_a_lazy_one() -> None:
     assert child.state.vars.scopes is not store.scopes  # (copied on its first read)
     found = child.plain_scopes("x")
     assert found is not None and found[0] is child.state.vars.scopes
+
+
+@pytest.mark.parametrize("part", ["k < ${#a[@]}", "k < $n", "k < ${#s} * 300 + $n - 900"])
+def test_a_for_loops_template_condition_is_generated(part: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
+    calls = _counting(monkeypatch)
+    made: list[str] = []
+    original = arithfor.function_of
+
+    def spy(source: str, filename: str, name: str, namespace: dict[str, object]) -> object:
+        made.append(source)
+        return original(source, filename, name, namespace)
+
+    monkeypatch.setattr(arithfor, "function_of", spy)
+    script = f"a=() n=3000 s=abc\nfor ((j = 0; j < 3000; j++)); do a+=($j); done\nt=0\nfor ((k = 0; {part}; k++)); do (( t += k )); done\necho $k $t"
+    assert Bash().exec(script).stdout == f"3000 {sum(range(3000))}\n"
+    assert calls[0] < 1100  # (the condition's template runs in the generated steps)
+    assert any("_sv = None" in source for source in made)
+
+
+FOR_SHAPES = {
+    "other-slots": "n=2000 a=(1 2) t=abc\nm=0\nfor ((k = 0; k < $(( n )) + ${a[1]} - ${#t}; k++)); do (( m++ ))\n"
+    "(( k == 1500 )) && n=1800; done\necho $k $m",
+    "count-changes": "a=(); for ((j = 0; j < 2000; j++)); do a[j]=$j; done\nn=0\n"
+    "for ((k = 0; k < ${#a[@]}; k++)); do (( n++ )); (( k == 1500 )) && unset 'a[1999]' 'a[5]'; (( k == 1800 )) && a+=(x); done\necho $k $n",
+    "limit-kinds": "lim=2000 n=0\nfor ((k = 0; k < $lim; k++)); do (( n++ )); case $k in 1500) lim=1900 ;; 1600) lim=07777 ;;\n"
+    "1700) lim=0x7d0 ;; 1800) lim=k-1 ;; esac; done\necho $k $n $?",
+    "limit-errors": "for v in '1+' 08 '' 'é' '2#2'; do lim=3000\nfor ((k = 0; k < $lim; k++)); do (( k == 1500 )) && lim=$v; done; echo \"$v: $? $k\"; done",
+    "step-template": "d=1 n=0\nfor ((k = 0; k < 5000; k += $d)); do (( n++ )); (( k == 1500 )) && d=3; (( k == 3000 )) && d=k-2990; done\necho $k $n",
+    "step-error": "d=1\nfor ((k = 0; k < 5000; k += 9 / $d)); do (( k == 1500 )) && d=0; done\necho $k $?",
+    "traced": "a=(1 2 3)\nfor ((k = 0; k < ${#a[@]} * 600; k++)); do (( k == 1797 )) && set -x; done\nset +x\necho $k",
+    "debug": "a=(1 2 3)\nfor ((k = 0; k < ${#a[@]} * 600; k++)); do (( k == 1797 )) && trap 'echo \"D $BASH_COMMAND\"' DEBUG; done\n"
+    "trap - DEBUG\necho $k",
+    "local-array": "f() { local -a a=(); local k n=0; for ((k = 0; k < 2000; k++)); do a+=($k); done\n"
+    "for ((k = 0; k < ${#a[@]}; k++)); do (( n += a[k] )); (( k == 1900 )) && local -A a=([x]=1); done; echo $k $n; }\na=(1); f; echo ${#a[@]}",
+    "nameref": "b=(); for ((j = 0; j < 2000; j++)); do b+=($j); done\ndeclare -n r=b\nn=0\n"
+    "for ((k = 0; k < ${#r[@]}; k++)); do (( n++ )); (( k == 1500 )) && r=(1 2 3); done\necho $k $n",
+    "nounset": "set -u\na=(); for ((j = 0; j < 2000; j++)); do a+=($j); done\nfor ((k = 0; k < ${#a[@]}; k++)); do (( k == 1500 )) && unset a; done\necho never",
+    "break-continue": "a=(); for ((j = 0; j < 3000; j++)); do a+=($j); done\nn=0\n"
+    "for ((k = 0; k < ${#a[@]}; k++)); do (( k % 7 )) || continue; (( n++ )); (( k == 2900 )) && break; done\necho $k $n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOR_SHAPES))
+def test_for_loop_template_parts_are_the_walkers(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = "exec 2>&1\n" + FOR_SHAPES[name]
+    assert _run(script, False, monkeypatch) == _run(script, True, monkeypatch)

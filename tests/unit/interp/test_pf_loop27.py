@@ -50,9 +50,8 @@ def test_a_hot_loop_hands_its_steps_over(compilers: list[compiler.Compiler]) -> 
 @pytest.mark.parametrize(
     "script",
     [
-        # a part to expand first
-        "for ((i = 0; i < ${n:-700}; i++)); do :; done",
-        "n=700; for ((i = 0; i < $n; i++)); do :; done",
+        # a part to expand first that is no template (a `$( )` in it)
+        "for ((i = 0; i < $(echo 700); i++)); do :; done",
         # too short for its parts to be generated
         "for ((z9 = 0; z9 < 100; z9++)); do :; done",
     ],
@@ -60,6 +59,22 @@ def test_a_hot_loop_hands_its_steps_over(compilers: list[compiler.Compiler]) -> 
 def test_loops_that_keep_their_walk(script: str, compilers: list[compiler.Compiler]) -> None:
     assert Bash().exec(script + "; echo $?").stdout == "0\n"
     assert not any(_generated(run) for run in _runs(compilers[0]))
+
+
+@pytest.mark.usefixtures("compiling")
+@pytest.mark.parametrize(
+    "script",
+    [
+        # a part to expand first that is a template (pf-dparen30: arithfor writes it in)
+        "for ((i = 0; i < ${n:-700}; i++)); do :; done",
+        "n=700; for ((i = 0; i < $n; i++)); do :; done",
+    ],
+)
+def test_loops_with_template_parts_hand_their_steps_over(
+    script: str, compilers: list[compiler.Compiler]
+) -> None:
+    assert Bash().exec(script + "; echo $?").stdout == "0\n"
+    assert any(_generated(run) for run in _runs(compilers[0]))
 
 
 @pytest.mark.usefixtures("compiling")
