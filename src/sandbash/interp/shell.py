@@ -24,7 +24,7 @@ from ..expand.arith import (
 )
 from ..expand.arith import Evaluator as ArithEvaluator
 from ..expand.arith import Template as ArithTemplate
-from ..expand.arithops import wrap
+from ..expand.arithops import INTS, wrap
 from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
@@ -850,21 +850,49 @@ class Shell:
         evaluation, a negative index before the start) arith_index's text, as before."""
         if name == "RANDOM":
             return self.arith_index(name, sub)  # (a lookup here would read RANDOM once more than bash)
-        var = self.lookup(name)
+        store = self.state.vars
+        scopes = store.scopes
+        names = store.local_names
+        # (lookup's own first steps, here: the innermost binding of a name not special, no reference)
+        if (
+            name in NOT_PLAIN
+            or (
+                (var := scopes[-1].get(name)) is None
+                and (name in names or (var := scopes[0].get(name)) is None)
+            )
+            or var.attrs & NAMEREF
+        ):
+            var = self.lookup(name)
         if var is not None and type(arr := var.value) is IndexedArray:
             ev = self._arith
-            fn = _COMPILED.lookup(sub)
-            if fn is not None and not ev.depth:
+            if ev.depth:
+                return self.arith_index(name, sub)
+            # a subscript that is one plain variable holding a number arithmetic stored (`a[k]`):
+            # that number, as the text's function reads it; else the function's way
+            if (
+                sub.isidentifier()
+                and sub not in NOT_PLAIN
+                and (
+                    (v := scopes[-1].get(sub)) is not None
+                    or (sub not in names and (v := scopes[0].get(sub)) is not None)
+                )
+                and not v.attrs & NAMEREF
+                and (index := INTS.get(v.value)) is not None  # type: ignore[arg-type]
+            ):
+                pass
+            elif (fn := _COMPILED.lookup(sub)) is None:
+                return self.arith_index(name, sub)
+            else:
                 try:
                     index = fn(ev)
                 except ArithError as e:
                     raise subscript_error(e) from None
+            if index < 0:
+                index += arr.max_index() + 1
                 if index < 0:
-                    index += arr.max_index() + 1
-                    if index < 0:
-                        self.report_error(f"{name}: bad array subscript")  # (the read's report)
-                        return ReadFailed(sub)
-                return arr, index
+                    self.report_error(f"{name}: bad array subscript")  # (the read's report)
+                    return ReadFailed(sub)
+            return arr, index
         return self.arith_index(name, sub)
 
     def arith_assign_element(self, name: str, sub: str, value: int) -> bool:
