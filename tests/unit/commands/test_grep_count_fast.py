@@ -13,6 +13,8 @@ chunks whose hit density changes from one chunk to the next."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from realtools import have, real_command
@@ -34,7 +36,19 @@ def _big() -> bytes:
     return dense + sparse + dense[:200000] + b"tail ERROR no newline"
 
 
+def _runs(n: int) -> bytes:
+    """Runs of consecutive lines holding one text or another (a run may switch texts, texts may
+    overlap: ERR in ERROR, RORW across two), between runs of lines holding none."""
+    rng = random.Random(n)
+    hits = [b"a WARN", b"ERROR b", b"c warn ERROR WARN", b"ERRORWARN", b"WARNWARN x", b"ERR", b"xERR OR"]
+    misses = [b"none", b"", b"Err or", b"W A R N"]
+    lines = [rng.choice(hits if (i // rng.randrange(1, 5)) % 2 else misses) for i in range(n)]
+    return b"\n".join(lines) + (b"\n" if n % 2 else b"")
+
+
 INPUTS: dict[str, bytes] = {
+    "runs": _runs(30001),
+    "runs-small": _runs(60),
     "text": b"ERROR a\nwarn b\nWARN c\nx ERRORWARN ERROR\nnone\nError d\n\nlast WARN",
     "big": _big(),
     "binary": b"a\0a\nERROR\0x\nb\nERR\0OR\nwarn\0\0WARN\n\nend",
@@ -65,7 +79,10 @@ COUNT_ARGVS = [
     ["-c", "-w", "t"],
     ["-c", "-w", "-e", "ERROR", "-e", "WARN"],
     ["-c", "-e", "ERROR", "-e", "WARN"],
+    ["-c", "-e", "ERROR", "-e", "WARN", "-e", "ERR"],
+    ["-c", "-F", "-e", "RORW", "-e", "x", "-e", "none"],
     ["-vc", "-e", "ERROR", "-e", "WARN"],
+    ["-vc", "-i", "-e", "warn", "-e", "err"],
     ["-vc", "-e", "ERROR", "-e", "x", "-e", "w1"],
     ["-vc", "-E", "ERROR|WARN|plain"],
     ["-vc", "-e", "ERROR", "-e", ""],
@@ -109,6 +126,10 @@ PRINT_ARGVS = [
     ["-i", "error"],
     ["-vi", "error"],
     ["-e", "ERROR", "-e", "WARN"],
+    ["-e", "ERR", "-e", "ERROR", "-e", "WARN", "-e", "RORW"],
+    ["-E", "none|a WARN"],
+    ["-i", "-e", "warn", "-e", "err or"],
+    ["-v", "-i", "-e", "warn", "-e", "err or"],
     ["-v", "-e", "ERROR", "-e", "WARN"],
     ["-v", "-e", "ERROR", "-e", "x", "-e", "w1"],
     ["-v", "-F", "-e", "WARN", "-e", "ERROR", "-e", "ok"],
@@ -183,7 +204,18 @@ def test_counting_charges_the_budget_as_printing_does() -> None:
 # -c, -q, -l and -L count each block where it was read and join only the line that straddles two
 # blocks; tiny blocks put line ends, literals, NUL bytes and CRs across every boundary.
 BLOCK_SIZES = [1, 2, 5, 64]
-BLOCK_INPUTS = ["text", "binary", "binary-late", "crlf", "no-newline", "newline", "empty", "words", "fold"]
+BLOCK_INPUTS = [
+    "text",
+    "runs-small",
+    "binary",
+    "binary-late",
+    "crlf",
+    "no-newline",
+    "newline",
+    "empty",
+    "words",
+    "fold",
+]
 BLOCK_ARGVS = [
     ["-c", "ERROR"],
     ["-vc", "ERROR"],
@@ -207,6 +239,7 @@ BLOCK_ARGVS = [
     ["-zc", "a"],
     ["-c", "-P", "E.R"],
     ["-vc", "-e", "ERROR", "-e", "WARN"],
+    ["-c", "-i", "-e", "warn", "-e", "err"],
 ]
 
 
@@ -524,7 +557,8 @@ _KNOWN_ENCODING_DIFFS = {"-C1 -b -i error", "-on ERR", "-ob -i err", "-o -H -e E
 
 
 @pytest.mark.parametrize("block", BLOCK_SIZES)
-@pytest.mark.parametrize("name", [n for n in BLOCK_INPUTS if n != "binary-late"])
+# (runs-small: lines of ~10 bytes meet the known -B2/-C2 difference below at every size)
+@pytest.mark.parametrize("name", [n for n in BLOCK_INPUTS if n not in ("binary-late", "runs-small")])
 @pytest.mark.parametrize("args", CONTEXT_ARGVS[:8], ids=[" ".join(a) for a in CONTEXT_ARGVS[:8]])
 def test_context_and_matches_across_small_blocks(
     monkeypatch: pytest.MonkeyPatch, args: list[str], name: str, block: int

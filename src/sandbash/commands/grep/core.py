@@ -686,6 +686,22 @@ class Searcher:
         limit = want if want > 0 else -1  # never reached: every line
         n = 0
         pos = start
+        hay = self._texts_hay(buf)
+        if hay is not None:  # (as _texts_bounds, counting: no line start is needed)
+            texts = self.o.literals
+            assert texts is not None
+            find = hay.find
+            nexts = [find(t, start, end) for t in texts]
+            nexts = [end if i < 0 else i for i in nexts]
+            which = range(len(texts))
+            while n != limit and (i := min(nexts)) < end:
+                n += 1
+                pos = find(b"\n", i, end) + 1 or end
+                for k in which:
+                    if nexts[k] < pos:
+                        j = find(texts[k], pos, end)
+                        nexts[k] = end if j < 0 else j
+            return n
         hit = self._texts_finder(buf, end)
         if hit is not None:
             while n != limit:
@@ -758,6 +774,47 @@ class Searcher:
         for text in texts:
             rest = [ln for ln in rest if text not in ln]
         return rest
+
+    def _texts_hay(self, buf: bytes) -> bytes | None:
+        """What several plain texts (not -w) are searched in: the chunk, or for -i a lower-cased
+        copy (offsets unchanged); None otherwise, or where _texts_finder declines (-i beyond ASCII)."""
+        texts = self.o.literals
+        if texts is None or len(texts) < 2 or self.o.word:
+            return None
+        if self.o.fold:
+            return buf.lower() if buf.isascii() else None
+        return buf
+
+    def _texts_bounds(self, buf: bytes, start: int, end: int) -> list[int] | None:
+        """For several plain texts (not -w): where the runs of consecutive lines of buf[start:end]
+        holding one start and end (past the newline, or `end`), flat: [start0, end0, start1, ...].
+        One loop keeps each text's next hit and searches a text again only once its hit is passed
+        (no call per hit), and a line next to the last selected one extends its run. None where
+        _texts_hay is."""
+        hay = self._texts_hay(buf)
+        if hay is None:
+            return None
+        texts = self.o.literals
+        assert texts is not None
+        find = hay.find
+        rfind = hay.rfind
+        nexts = [find(t, start, end) for t in texts]
+        nexts = [end if i < 0 else i for i in nexts]
+        which = range(len(texts))
+        bounds: list[int] = []
+        pos = start  # the start of the line after the last selected one
+        while (i := min(nexts)) < end:
+            ls = rfind(b"\n", pos, i) + 1 or pos
+            if ls == pos and bounds:
+                bounds[-1] = pos = find(b"\n", i, end) + 1 or end  # (the run goes on)
+            else:
+                pos = find(b"\n", i, end) + 1 or end
+                bounds += (ls, pos)
+            for k in which:
+                if nexts[k] < pos:
+                    j = find(texts[k], pos, end)
+                    nexts[k] = end if j < 0 else j
+        return bounds
 
     def _texts_finder(self, buf: bytes, end: int) -> Callable[[int], int] | None:
         """For several plain texts, or one with -i: a function from a position in buf[:end]
@@ -911,11 +968,16 @@ class Searcher:
                 self.write(eol.join(absent))
                 self.printed_something = True
             return len(absent) - 1 if absent else 0
-        hit = self._texts_finder(buf, end)
-        if lit is not None or hit is not None:
-            runs = (
-                self._literal_runs(buf, start, end) if hit is None else self._hit_runs(buf, start, end, hit)
-            )
+        bounds = self._texts_bounds(buf, start, end)
+        hit = self._texts_finder(buf, end) if bounds is None else None
+        if lit is not None or hit is not None or bounds is not None:
+            runs: list[bytes] | None
+            if bounds is not None:
+                runs = _cut_runs(buf, start, end, bounds, self.o.invert)
+            elif hit is None:
+                runs = self._literal_runs(buf, start, end)
+            else:
+                runs = self._hit_runs(buf, start, end, hit)
             if runs is not None:
                 if runs:
                     self.write(b"".join(runs))
@@ -1291,6 +1353,19 @@ class _Ctx:
             e = s
         keep.reverse()
         self.carried = keep
+
+
+def _cut_runs(buf: bytes, start: int, end: int, bounds: list[int], invert: bool) -> list[bytes]:
+    """The runs of lines that `bounds` gives (Searcher._texts_bounds), or with `invert` the runs
+    between them, each newline-terminated (the input's last line may lack one)."""
+    if invert:
+        edges = [start, *bounds, end]
+        runs = [buf[a:b] for a, b in zip(edges[0::2], edges[1::2], strict=True) if b > a]
+    else:
+        runs = [buf[a:b] for a, b in zip(bounds[0::2], bounds[1::2], strict=True)]
+    if runs and not runs[-1].endswith(b"\n"):
+        runs[-1] += b"\n"
+    return runs
 
 
 def _sep_line(sep: bytes, color: bool, eol: bytes) -> bytes:
