@@ -181,14 +181,15 @@ def source(
     if cond is None or step is None or w.templates:
         return None
     body = w.body(comp, node.body, 5) if comp is not None else None
-    again = ["_body = again(_body)"] if body is None else RENEW.splitlines() if w.cold else ["pass"]
+    # (a body left a closure because its only command's template was cold waits for it too)
+    again = (["_body = again(_body)"] if body is None else []) + (RENEW.splitlines() if w.cold else [])
     source = _SOURCE.format(
-        again="\n".join(block("\n".join(again), 5)),
+        again="\n".join(block("\n".join(again or ["pass"]), 5)),
         cond=cond[0],
         body="\n".join(body or block("_status = _body()", 5)),
         step=step[0],
     )
-    return source, {**w.namespace, **cond[1], **step[1], **_NAMESPACE}, w.cold if body is not None else ()
+    return source, {**w.namespace, **cond[1], **step[1], **_NAMESPACE}, w.cold
 
 
 def fused(comp: Compiler, node: A.ArithFor, budget: int) -> Run | None:

@@ -466,7 +466,7 @@ def while_source(
     if body is None:
         body = ["    " * ind + "_status = _body()"]
         again.append("_body = again(body_node, _body)")
-    elif w.cold:
+    if w.cold:  # (a body left a closure because its only command's template was cold waits too)
         again += RENEW.splitlines()
     source = _WHILE.format(
         again="\n".join(block("\n".join(again or ["pass"]), 5)),
@@ -475,7 +475,7 @@ def while_source(
         until=node.until,
         body="\n".join(body),
     )
-    return source, w.namespace, w.cold if body is not None else ()
+    return source, w.namespace, w.cold
 
 
 def while_loop(comp: Compiler, node: A.While, budget: int) -> Run | None:

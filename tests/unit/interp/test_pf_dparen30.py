@@ -246,3 +246,21 @@ FOR_SHAPES = {
 def test_for_loop_template_parts_are_the_walkers(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     script = "exec 2>&1\n" + FOR_SHAPES[name]
     assert _run(script, False, monkeypatch) == _run(script, True, monkeypatch)
+
+
+@pytest.mark.parametrize("loop", ["while", "for"])
+def test_a_loop_generated_before_its_only_template_is_hot_waits_for_it(
+    loop: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the header's texts hot first (another loop with the same header), so the loop is generated
+    # at its first check while its body's only command, a template, is still cold: the body stays
+    # a closure and the loop must still be made again once the template is generated (it ran the
+    # template through the closure for ever: 3000 calls)
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
+    head = "while (( k < 3007 )); do (( k++ ))" if loop == "while" else "for ((k = 0; k < 3007; k++)); do"
+    Bash().exec(f"k=0 s=0\n{head}\n(( s++ ))\ndone")
+    calls = _counting(monkeypatch)
+    script = f"k=0 t=abcd s=0 n=5\n{head}\n(( s += ${{#t}} * $n + 40{len(loop)} ))\ndone\necho $s"
+    out = Bash().exec(script).stdout
+    assert out == f"{3007 * (4 * 5 + 400 + len(loop))}\n"
+    assert calls[0] < 1100
