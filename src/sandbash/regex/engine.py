@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import time
 from collections.abc import Callable, Iterator, Sequence
 
@@ -54,6 +55,7 @@ class _Core:
         "_last_str",
         "_uni",
         "bounded",
+        "invalid_only",
         "groups",
         "posix",
         "re2",
@@ -78,6 +80,9 @@ class _Core:
         self._last_bytes: tuple[bytes, str, bool] | None = None
         # an RE2 pattern with word boundaries: its fallback form's source, line mode and case (uni)
         self.bounded: tuple[Any, ...] | None = None
+        # True when only a subject that is not valid UTF-8 needs that form: grep -w's own word test
+        # (RE2's class of non-word characters matches no invalid byte, which GNU takes for one)
+        self.invalid_only = False
         self._uni: Any = None
 
     def uni(self) -> Any:
@@ -224,13 +229,15 @@ def _build(
             if core.re2 is None:
                 continue
             core.source = prefix + src
-            if bounded:
+            if bounded or wrap == "word":
                 # RE2's word boundaries know only ASCII letters: a subject that is not ASCII
                 # goes to the fallback engine's form of the pattern, compiled on first need (a
-                # form too big for the fallback keeps RE2's reading)
+                # form too big for the fallback keeps RE2's reading); -w's word test alone
+                # needs it only for a subject with an invalid byte
                 uni = _wrap(_emit_all(nodes, "regex", nl, goff, budget), "regex", nl, wrap)
                 if len(uni) <= MAX_FALLBACK_SOURCE:
                     core.bounded = (uni, nl, icase)
+                    core.invalid_only = not bounded
             return core
         core.rx = _rx_compile(src, nl, icase)
         core.source = src
@@ -560,6 +567,24 @@ class Match:
         return f"<sandbash.regex.Match span={self._spans[0]} match={self.group(0)!r}>"
 
 
+def _valid_utf8(subject: Any) -> bool:
+    """Whether a subject (bytes, a buffer, or text decoded with surrogateescape) is valid UTF-8."""
+    try:
+        if type(subject) is str:
+            subject.encode("utf-8")
+        else:
+            codecs.utf_8_decode(subject, "strict", True)
+    except UnicodeError:
+        return False
+    return True
+
+
+def _plain_bytes(subject: Any, invalid_only: bool) -> bool:
+    """Whether RE2 reads a bytes subject as the pattern means: ASCII, or (invalid_only) valid UTF-8."""
+    ascii_ = bytes(subject).isascii() if type(subject) is memoryview else subject.isascii()
+    return ascii_ or (invalid_only and _valid_utf8(subject))
+
+
 class Regex:
     """A compiled pattern. Cheap to create: the compiled engine is shared."""
 
@@ -649,22 +674,24 @@ class Regex:
 
     def _uni_for(self, subject: Any, converted: tuple[Any, bool] | None) -> Any:
         """The fallback form of a pattern with word boundaries when `subject` is not ASCII (RE2's
-        \\b would take its letters for non-word characters), else None. A long subject's answer
-        is remembered for the loop of searches that follows (grep's over one buffer)."""
+        \\b would take its letters for non-word characters), of a -w pattern when it is not valid
+        UTF-8 (invalid_only), else None. A long subject's answer is remembered for the loop of
+        searches that follows (grep's over one buffer)."""
+        core = self._core
         if converted is not None:
-            ascii_ = converted[1]
+            plain = converted[1] or (core.invalid_only and _valid_utf8(subject))
         elif type(subject) is str:
-            ascii_ = self._core.encode(subject)[1]
+            plain = core.encode(subject)[1] or (core.invalid_only and _valid_utf8(subject))
         elif len(subject) <= MEMO_MAX:
-            ascii_ = bytes(subject).isascii() if type(subject) is memoryview else subject.isascii()
+            plain = _plain_bytes(subject, core.invalid_only)
         else:
             memo = self._asc
             if memo is not None and memo[0] is subject:
-                ascii_ = memo[1]
+                plain = memo[1]
             else:
-                ascii_ = bytes(subject).isascii() if type(subject) is memoryview else subject.isascii()
-                self._asc = (subject, ascii_)
-        return None if ascii_ else self._core.uni()
+                plain = _plain_bytes(subject, core.invalid_only)
+                self._asc = (subject, plain)
+        return None if plain else core.uni()
 
     def _run_uni(self, anchor: Any, subject: Any, pos: int, endpos: int | None, rx: Any) -> Match | None:
         """A bytes subject that is not ASCII, searched with the fallback form of a pattern with
