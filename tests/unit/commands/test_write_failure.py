@@ -6,6 +6,7 @@ ones are spec cases (tests/spec/cases/fx_lead30_write_errors.txt)."""
 from __future__ import annotations
 
 import errno
+import fnmatch
 
 import pytest
 
@@ -46,7 +47,8 @@ FULL = {"max_filesystem_bytes": 1 << 20}
         ("seq 1 300000 | cat >> f", "cat: write error: No space left on device\n", 1),
         (
             "seq 1 300000 | awk '{print}' > f",
-            'awk: fatal: print to "standard output" failed: No space left on device\n',
+            # (the record is the one whose output filled a buffer: where the pipe's chunks end)
+            'awk: (FILENAME=- FNR=*) fatal: print to "standard output" failed: No space left on device\n',
             2,
         ),
         ("seq 1 300000 | tee f > /dev/null", "tee: f: No space left on device\n", 1),
@@ -55,6 +57,6 @@ FULL = {"max_filesystem_bytes": 1 << 20}
 )
 def test_a_full_filesystem_is_the_writer_s_write_error(script: str, message: str, status: int) -> None:
     r = Bash(limits=Limits(**FULL)).exec(script + '; echo "rc=$?"')
-    assert r.stderr == message
+    assert fnmatch.fnmatchcase(r.stderr, message), r.stderr
     assert r.stdout == f"rc={status}\n"
     assert "f: " not in r.stderr.replace("tee: f: ", "") and ": : " not in r.stderr

@@ -17,7 +17,9 @@ import re
 from collections.abc import Callable
 from functools import reduce
 
+from ...stdio.streams import StreamError, StreamReadError
 from . import ast as A
+from .io import OutputFailed
 from .values import UNINIT, str2num, to_num
 
 TYPE_CHECKING = False
@@ -211,7 +213,20 @@ def run(rt: Runtime, rd: Reader, plan: FastPlan) -> None:
     charge = rd.charge
     out = rt.io.stdout
     out.flush()
-    write = out.stream.write
+    raw_write = out.stream.write
+    total = 0
+
+    def write(data: bytes) -> None:
+        try:
+            raw_write(data)
+        except StreamError as e:
+            if type(e) is StreamReadError:
+                raise
+            # (the records read so far, for the report's FNR: Interp._stdout_failed)
+            ns["V_NR"] = to_num(ns["V_NR"]) + total
+            ns["V_FNR"] = to_num(ns["V_FNR"]) + total
+            raise OutputFailed(out, e) from None
+
     kmax = max([*plan.fields, plan.test[0] if plan.test is not None else 0])
 
     by_sep = operator.methodcaller("split", sep, kmax)
@@ -219,7 +234,6 @@ def run(rt: Runtime, rd: Reader, plan: FastPlan) -> None:
     def splitter(odd: bool) -> Callable[[bytes], list[bytes]]:
         return _AWK_FIELD.findall if odd else by_sep  # type: ignore[no-any-return]
 
-    total = 0
     total_add = 0.0
     summed = False
     last = b""

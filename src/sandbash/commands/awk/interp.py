@@ -12,7 +12,7 @@ from operator import length_hint
 from types import TracebackType
 
 from ...limits import LimitExceeded, LimitKind
-from ...stdio.streams import ClosedStream, DirStream
+from ...stdio.streams import STDIO_BLOCK, ClosedStream, DirStream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..fsutil import FileRewrite
@@ -20,7 +20,7 @@ from . import builtins as B
 from . import fast, timefmt
 from .ast import LINE_BASE
 from .gen_stmt import Generated
-from .io import AwkFatal
+from .io import AwkFatal, OutputFailed
 from .lexer import BUILTINS, KEYWORDS, unescape
 from .records import Reader, regex_split, split_default
 from .regex import Regex
@@ -819,6 +819,8 @@ class Interp(Runtime):
     def run(self) -> int:
         try:
             return self._run()
+        except OutputFailed as e:
+            return self._output_failed(e.out, e.error, e.__traceback__)
         except FsError as e:
             if self.rewrite is None:
                 raise
@@ -861,6 +863,27 @@ class Interp(Runtime):
         self.io.close_all()
         return self.exit_code
 
+    def _output_failed(self, out: object, e: StreamError, tb: TracebackType | None) -> int:
+        """An output could not be written, as gawk reports it: where a print filled its buffer, a
+        fatal error naming the print's place, FILENAME and FNR (status 2; the record is where the
+        buffer filled, later here than in gawk, whose buffer is smaller); found as it exits, a
+        warning for standard output (status 1), a fatal `flush to "NAME" failed` for a redirection."""
+        self.end_inplace(False)
+        err = strerror(e.errno or errno.EIO)
+        name = next((n for n, o in self.io.outputs.items() if o is out), None)
+        shown = "standard output" if out is self.io.stdout or name is None else name
+        if e.size >= STDIO_BLOCK:
+            where = self.location_prefix(_tb_loc(tb))
+            self.io.stderr.write(f'{where}fatal: print to "{shown}" failed: {err}\n')
+            return 2
+        if shown == "standard output":
+            self.io.stderr.write(
+                f"{self.location_prefix(None)}warning: error writing standard output: {err}\n"
+            )
+            return 1
+        self.io.stderr.write(f'{self.location_prefix(None)}fatal: flush to "{shown}" failed: {err}\n')
+        return 2
+
     def report(self, e: BaseException) -> None:
         if isinstance(e, ZeroDivisionError):
             msg = "division by zero attempted"
@@ -886,10 +909,11 @@ class Interp(Runtime):
             src, lineno = divmod(line, LINE_BASE)
             name = self.sources[src] if src < len(self.sources) else "cmd. line"
             out += f"{name}:{max(lineno, 1)}: "
+        # (gawk names the record only once one was read: FNR 0 after END over an empty input says none)
         filename = self.ns.get("V_FILENAME", "")
-        if filename.__class__ is float or filename != "":
-            fnr = self.to_str(self.ns.get("V_FNR", 0.0))
-            out += f"(FILENAME={self.to_str(filename)} FNR={fnr}) "
+        fnr = self.ns.get("V_FNR", 0.0)
+        if (filename.__class__ is float or filename != "") and to_num(fnr) > 0:
+            out += f"(FILENAME={self.to_str(filename)} FNR={self.to_str(fnr)}) "
         return out
 
 

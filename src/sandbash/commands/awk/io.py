@@ -13,7 +13,7 @@ import errno
 from collections.abc import Callable, Mapping
 
 from ...limits import LimitExceeded, LimitKind
-from ...stdio.streams import BufferWriter, BytesReader, ClosedStream, Stream
+from ...stdio.streams import BufferWriter, BytesReader, ClosedStream, Stream, StreamError, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from .records import Reader
@@ -27,6 +27,15 @@ class AwkFatal(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class OutputFailed(Exception):
+    """Writing an output failed (`error`): which output (`out`) decides how awk reports it."""
+
+    def __init__(self, out: TextOut, error: StreamError) -> None:
+        super().__init__(error)
+        self.out = out
+        self.error = error
 
 
 class TextOut:
@@ -52,7 +61,12 @@ class TextOut:
             data = "".join(self.parts).encode("utf-8", "surrogateescape")
             self.parts.clear()  # in place: print1 holds the list
             self.size = 0
-            self.stream.write(data)
+            try:
+                self.stream.write(data)
+            except StreamError as e:
+                if type(e) is StreamReadError:
+                    raise
+                raise OutputFailed(self, e) from None
         self.stream.flush()
 
     def close(self) -> int:
@@ -264,11 +278,12 @@ class IOManager:
     def close_all(self) -> None:
         """At exit: close redirections (running pending pipes), then flush stdout."""
         for name in list(self.outputs):
-            out = self.outputs.pop(name, None)
+            out = self.outputs.get(name)
             if isinstance(out, PipeOut):
                 out.close(at_exit=True)
             elif out is not None and out is not self.stdout:
-                out.close()
+                out.close()  # (still listed while it closes: a failure names it)
+            self.outputs.pop(name, None)
         for rd in self.inputs.values():
             rd.close()
         self.inputs.clear()
