@@ -42,6 +42,8 @@ BLOCK_BYTES = 64 << 10
 # text the merge keeps pending over all runs: each run is topped up to its share (a block at
 # least), so the merge holds about the same whatever the number of runs
 MERGE_BYTES = 2 << 20
+# what a line pending in the merge holds at least: an empty bytes object (33) and its slot
+_LINE_MIN = 41
 # stored bytes of spilled runs kept uncompressed (then every block is compressed)
 RAW_BYTES = 0
 # a run's pending lines below this are topped up with its next block before a round
@@ -182,7 +184,9 @@ def merge_blocks(ctx: Ctx, sorter: Sorter, runs: list[Iterator[list[Any]]]) -> I
             if not sized:
                 # each run's share of MERGE_BYTES, in lines of the first blocks' average length
                 pending = sum(map(len, bufs))
-                text = sum(costs) - per_record * pending
+                # (a line holds a bytes object and its slot however short: empty lines, counted
+                # in their millions, made the share every line of every run: 32 MiB runs' worth)
+                text = max(sum(costs) - per_record * pending, _LINE_MIN * pending)
                 want = max(_TOP_UP, MERGE_BYTES * pending // max(1, text * k))
                 sized = True
             lasts = {i: key(bufs[i][-1]) for i in range(k) if live[i]}
