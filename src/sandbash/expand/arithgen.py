@@ -89,8 +89,9 @@ def fits(node: Arith | Slot) -> bool:
 class _Gen:
     """Source lines of one function; `expr` returns the name holding a node's value."""
 
-    def __init__(self, text: str, prefix: str = "c") -> None:
+    def __init__(self, text: str, prefix: str = "c", scope: str = "t") -> None:
         self.prefix = prefix  # (of the constants' names: two texts' statements in one function)
+        self.scope = scope  # (the local holding the innermost scope: statements' `scope`)
         self.lines: list[str] = []
         self.consts: dict[str, object] = {}
         self._const_names: dict[tuple[type, object], str] = {}
@@ -198,7 +199,7 @@ class _Gen:
         test of the innermost binding, for the common case (a value INTS holds: a number
         arithmetic stored), and what it runs instead of `body` (None: the test did it all); tested
         first, `test` and `body` then take the rest."""
-        self.emit(ind, f"v = t.get({cname})")
+        self.emit(ind, f"v = {self.scope}.get({cname})")
         if hit is not None:
             self.emit(ind, f"if {hit[0]}:")
             if hit[1] is None:
@@ -532,19 +533,21 @@ def generate(node: Arith | Slot, text: str) -> Fn | None:
 
 
 def statements(
-    node: Arith, text: str, ind: int, prefix: str = "c"
+    node: Arith, text: str, ind: int, prefix: str = "c", scope: str | None = None
 ) -> tuple[list[str], str, dict[str, object]] | None:
     """`node`, parsed from `text`, as statements to write into a function of another's (the hot
     `(( ))` command of interp/arithcmd.py) at indentation level `ind`, with the shared evaluator
     in `ev`: the lines, the expression that is the value after them, and the namespace they need
     (helpers and the constants; nothing of the script is source text); None when the tree is too
     large or deep. The lines bind `t`, `v`, `r`, `q`, `a`, `o1`, `s`, `i` and `x1`... as locals, and
-    name their constants `prefix` and a number (another prefix for another text in one function)."""
+    name their constants `prefix` and a number (another prefix for another text in one function).
+    `scope`: the name of a local the caller has bound to ev.scopes[-1] (a generated loop binds it
+    once a run: see loopgen's SCOPE), read instead of binding `t` here."""
     if not fits(node):
         return None
-    gen = _Gen(text, prefix)
+    gen = _Gen(text, prefix, scope or "t")
     result = gen.expr(node, ind)
-    head = ["    " * ind + "t = ev.scopes[-1]"] if gen.scoped else []
+    head = ["    " * ind + "t = ev.scopes[-1]"] if gen.scoped and scope is None else []
     return head + gen.lines, result, {**_HELPERS, **gen.consts}
 
 

@@ -35,7 +35,7 @@ from ..expand.env import ExpansionError
 from ..textcache import function_of
 from .control import LoopControl
 from .jobs import cleanup_dead_jobs
-from .loopgen import RENEW, Writer, block, never, renewal
+from .loopgen import RENEW, SCOPE, Writer, block, never, renewal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ def make(st, sh, ev, mode, part, failed, again, renew, procs, finish, cmd_failed
     def run(loop, _n, _stop, _body, _status):
         opts = st.opts
         rt = sh.rt
+        _t = ev.scopes[-1]
         try:
             while True:
                 _n += 1
@@ -78,8 +79,7 @@ def make(st, sh, ev, mode, part, failed, again, renew, procs, finish, cmd_failed
                     reap(sh)
                 if not _cond:
                     break
-                sh.arith_cmd = ""
-                try:
+{enter}                try:
 {body}
                 except LoopControl as e:
                     _status = loop.caught(e)
@@ -158,7 +158,7 @@ def _part(word: A.Word | None, result: bool, prefix: str) -> tuple[str, dict[str
         return None
     from ..expand.arithgen import statements  # (only once a loop is hot)
 
-    made = statements(node, text, _IND, prefix)
+    made = statements(node, text, _IND, prefix, SCOPE)
     if made is None:
         return None
     lines, value, namespace = made
@@ -175,15 +175,17 @@ def source(
     """The factory's source for the loop's steps, the namespace it runs over and the texts left
     cold in its body (loopgen.renewal), or None when a part is not generated. With `comp`, the
     body's hot `(( ))` commands are written in (loopgen.Writer.body), else it is called."""
-    w = Writer()
+    w = Writer(loop=True)
     cond = _part(node.cond, True, "k") or _template_part(w, comp, node.cond, "_cond = _sr")
     step = _part(node.step, False, "j") or _template_part(w, comp, node.step, "pass")
     if cond is None or step is None or w.templates:
         return None
-    body = w.body(comp, node.body, 5) if comp is not None else None
+    body = w.body(comp, node.body, 5, kept=True) if comp is not None else None
     # (a body left a closure because its only command's template was cold waits for it too)
     again = (["_body = again(_body)"] if body is None else []) + (RENEW.splitlines() if w.cold else [])
     source = _SOURCE.format(
+        # (a body written in empties `sh.arith_cmd` itself: Writer.body's `kept`)
+        enter="" if body is not None else '                sh.arith_cmd = ""\n',
         again="\n".join(block("\n".join(again or ["pass"]), 5)),
         cond=cond[0],
         body="\n".join(body or block("_status = _body()", 5)),

@@ -319,7 +319,11 @@ class Evaluator:
                         stop = loop.check(n)
                         run_cond = self.body_again(node.cond, run_cond)
                         run_body = self.body_again(node.body, run_body)
-                        if comp is not None and (fused := comp.while_loop(node, n)) is not None:
+                        if (
+                            comp is not None
+                            and (fused := comp.while_loop(node, n)) is not None
+                            and not self.sh._arith.depth  # (as _arith_for: no nested evaluation)
+                        ):
                             handed = True  # (it counts the steps from here: loop.count)
                             status = fused(loop, n - 1, stop, run_cond, run_body, status)
                             if status >= 0:
@@ -435,7 +439,14 @@ class Evaluator:
         if self.state.opts["xtrace"]:  # (bash keeps trailing blanks)
             self.ex.xtrace_line(f"(( {text.lstrip() if text is not None else default} ))")
         if self.state.traps:  # (bash shows an empty part as `((1))`)
-            if self.ex.debug_trap(f"(({text.lstrip() if text is not None else default}))"):
+            sh = self.sh
+            outer = sh.arith_cmd
+            sh.arith_cmd = ""  # (the trap's own commands are not named `((: `: bash)
+            try:
+                skipped = self.ex.debug_trap(f"(({text.lstrip() if text is not None else default}))")
+            finally:
+                sh.arith_cmd = outer
+            if skipped:
                 return 0  # (extdebug skips the part: its value is 0, bash's eval_arith_for_expr)
         if text is None:
             return default
@@ -651,7 +662,11 @@ class Evaluator:
                 except (ArithError, ArithAssignError) as e:
                     raise nested_error(e) from None
                 self.ex.xtrace_line(f"(( {text} ))")
-                value = self.sh.arith_eval(text)
+                self.sh.arith_cmd = "((: "  # (a refused store is named so, traced or not)
+                try:
+                    value = self.sh.arith_eval(text)
+                finally:
+                    self.sh.arith_cmd = ""
             else:
                 self.sh.arith_cmd = "((: "
                 try:

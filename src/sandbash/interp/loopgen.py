@@ -86,28 +86,38 @@ NAMESPACE: dict[str, object] = {
 # `(( ))` as Compiler.arith_cmd's closure runs it plainly (arithcmd.py's _HEAD and _TAIL), its
 # statements at {ind}+4; {cold} is what runs while the run is not plain (the closure itself)
 _ARITH = """\
-if not mode.untraced or ev.depth:
+if not mode.untraced{nested}:
 {cold}
 else:
     st.line = {line}
     _m = len(procs) if procs else 0
     try:
         try:
-            sh.arith_cmd = "((: "
-            try:
-{evaluate}
-            finally:
-                sh.arith_cmd = ""
-        except (ArithError, ExpansionError) as e:
-            {var} = {failed}(e)
+{enter}{evaluate}
+{leave}        except (ArithError, ExpansionError) as e:
+{left12}            {var} = {failed}(e)
         else:
             st.last_status = {var}
 {after}
     finally:
         if procs and len(procs) > _m:
-            finish(_m)
+{left12}            finish(_m)
     st.pipestatus = ONE_STATUS[{var}]
 """
+# (a generated loop's shared evaluator is never in a nested evaluation: it is handed over only
+# while it is free, and every evaluation puts its depth back)
+_NESTED = " or ev.depth"
+# `sh.arith_cmd` around the statements: set as they start, emptied as they end
+_ENTER = '            sh.arith_cmd = "((: "\n'
+_TRY = "            try:\n"
+_LEAVE = '            finally:\n                sh.arith_cmd = ""\n'
+# (a `for ((;;))` loop's body whose first or last command is a `(( ))` written in: the loop's parts
+# run with `((: ` set, so the first one's statements find it set, its closure empties it first
+# (`first`); the last one's statements leave it set, what runs after them emptying it first, and
+# the step sets it again (`last`). A limit or other exception through leaves it as it finds it:
+# Evaluator._exec_arith_for puts back the outer command's as the loop ends)
+_EMPTY = '    sh.arith_cmd = ""\n'
+_LEFT = 'sh.arith_cmd = ""\n'
 # a literal text's evaluation in _ARITH ({ind}: the level of its statements)
 _LITERAL = """\
 {stmts}
@@ -155,7 +165,7 @@ _READS = {
 
 _ERREXIT = """\
             if {var} and not st.errexit_ignored:
-                errexit_check({var})"""
+{left16}                errexit_check({var})"""
 # (a condition: `set -e` suspended while it runs, its failure reported so: cond_failed)
 _COND_COLD = """\
     st.errexit_ignored += 1
@@ -171,9 +181,17 @@ if renew():
     loop.stop = _stop
     return -1 - _status"""
 
+# the local a generated loop binds, as each run of it starts, to the innermost variable scope,
+# which its written-in statements read (arithgen.statements' `scope`) rather than look it up
+# each: that scope is the same object throughout the run (whatever a step runs that pushes one,
+# a call or temporary bindings, pops it before it returns, and the shared evaluator's scopes are
+# its store's list for its life)
+SCOPE = "_t"
+
 _WHILE = """\
 def make(st, sh, ev, mode, rt, procs, finish, cmd_failed, cond_failed, errexit_check, again, renew, cond_node, body_node):
     def run(loop, _n, _stop, _cond, _body, _status):
+        _t = ev.scopes[-1]
         try:
             while True:
                 _n += 1
@@ -242,7 +260,11 @@ def ready(found: tuple[str, ...], n: int) -> bool:
 class Writer:
     """The source lines of one generated loop and the constants they name."""
 
-    def __init__(self) -> None:
+    def __init__(self, loop: bool = False) -> None:
+        # a generated loop's (the innermost scope bound as it starts: SCOPE; no nested evaluation:
+        # _NESTED), else a function body's
+        self.loop = loop
+        self.scope = SCOPE if loop else None
         self.namespace: dict[str, object] = dict(NAMESPACE)
         self.texts = 0  # (the texts' constants: a prefix each)
         self.codes = 0
@@ -258,7 +280,16 @@ class Writer:
         self.namespace[name] = value
         return name
 
-    def arith(self, text: str, ind: int, line: int, cold: str, var: str, cond: bool) -> list[str] | None:
+    def arith(
+        self,
+        text: str,
+        ind: int,
+        line: int,
+        cold: str,
+        var: str,
+        cond: bool,
+        ends: tuple[bool, bool] = (False, False),
+    ) -> list[str] | None:
         """`(( text ))` at `line` as statements at level `ind` setting its status in `var` (see
         _ARITH), `cold` running while the run is not plain; as a loop's condition when `cond`
         (`set -e` suspended); None when its statements are not generated (arithgen.statements)."""
@@ -271,33 +302,59 @@ class Writer:
         from ..expand.arithgen import statements  # (as the text's own generation: only once hot)
 
         self.texts += 1
-        made = statements(node, text, 4, f"a{self.texts}_")  # (at _ARITH's own level)
+        made = statements(node, text, 4, f"a{self.texts}_", self.scope)  # (at _ARITH's own level)
         if made is None:
             return None
         lines, value, namespace = made
         self.namespace.update(namespace)
         evaluate = _LITERAL.format(stmts="\n".join(lines), pad="    " * 4, var=var, value=value)
-        return self.wrapped(evaluate, ind, line, cold, var, cond)
+        return self.wrapped(evaluate, ind, line, cold, var, cond, ends)
 
-    def wrapped(self, evaluate: str, ind: int, line: int, cold: str, var: str, cond: bool) -> list[str]:
-        """_ARITH around `evaluate` (the lines at its level 4 that set `var`), at level `ind`."""
+    def wrapped(
+        self,
+        evaluate: str,
+        ind: int,
+        line: int,
+        cold: str,
+        var: str,
+        cond: bool,
+        ends: tuple[bool, bool] = (False, False),
+    ) -> list[str]:
+        """_ARITH around `evaluate` (the lines at its level 4 that set `var`), at level `ind`.
+        `ends`: whether it is the first and the last command of a `for ((;;))` body (_EMPTY)."""
+        first, last = ends
+        if last:  # (no `finally` to empty it: the statements one level out)
+            evaluate = "\n".join(text[4:] for text in evaluate.splitlines())
+        left = "" if not last else _LEFT
         filled = _ARITH.format(
-            cold=cold,
+            nested="" if self.loop else _NESTED,
+            cold=(_EMPTY if first else "") + cold,
             line=line,
+            enter=("" if first else _ENTER) + ("" if last else _TRY),
             evaluate=evaluate,
+            leave="" if last else _LEAVE,
+            left12=left and "            " + left,
             var=var,
             failed="cond_failed" if cond else "cmd_failed",
-            after="" if cond else _ERREXIT.format(var=var),
+            after="" if cond else _ERREXIT.format(var=var, left16=left and "                " + left),
         )
         return block(filled, ind)
 
-    def template(self, comp: Compiler, cmd: A.ArithCmd, ind: int, cold: str, var: str) -> list[str] | None:
+    def template(
+        self,
+        comp: Compiler,
+        cmd: A.ArithCmd,
+        ind: int,
+        cold: str,
+        var: str,
+        ends: tuple[bool, bool] = (False, False),
+    ) -> list[str] | None:
         """`(( ))` of a template (arithwords.word_template: `(( len += ${#t} ))`) as statements
         at level `ind` (see _TEMPLATE), once the template's function is generated; else None."""
         filled = self.evaluation(comp, cmd.word, f"{var} = 0 if _sr else 1")
         if filled is None:
             return None
-        return self.wrapped("\n".join(block(filled, 4)), ind, cmd.line, cold, var, False)
+        return self.wrapped("\n".join(block(filled, 4)), ind, cmd.line, cold, var, False, ends)
 
     def evaluation(self, comp: Compiler, word: A.Word, last: str) -> str | None:
         """A template's evaluation (_TEMPLATE) at level 0, its value in `_sr` and then `last`
@@ -314,7 +371,7 @@ class Writer:
         from ..expand.arithgen import statements  # (as the template's own generation: only once hot)
 
         self.texts += 1
-        written = statements(tpl.tree, tpl.text, 2, f"a{self.texts}_")  # type: ignore[arg-type]
+        written = statements(tpl.tree, tpl.text, 2, f"a{self.texts}_", self.scope)  # type: ignore[arg-type]
         if written is None:
             return None
         lines, value, namespace = written
@@ -355,32 +412,38 @@ class Writer:
         out.append("    " * len(tests) + f"_sv = ({', '.join(f'_s{i}' for i in range(len(tests)))},)")
         return "\n".join(out)
 
-    def body(self, comp: Compiler, body: A.CommandList, ind: int) -> list[str] | None:
+    def body(self, comp: Compiler, body: A.CommandList, ind: int, kept: bool = False) -> list[str] | None:
         """A loop body's commands as statements at level `ind` setting `_status`: its `(( ))`
         commands written in, the others' closures called; None when none is written in. The
-        texts left cold in what it compiled are `cold` (Compiler.cold, as Compiler.compiled)."""
+        texts left cold in what it compiled are `cold` (Compiler.cold, as Compiler.compiled).
+        `kept` (a `for ((;;))` loop's): `sh.arith_cmd` is `((: ` as the body starts, emptied by
+        its first command (_EMPTY), and the step sets it again after it."""
         out: list[str] = []
         inline = False
         outer = comp.cold
         comp.cold = []
+        last = len(body.items) - 1
         try:
-            for item in body.items:
+            for k, item in enumerate(body.items):
                 cmd = item.cmd
                 text = arith_text(cmd) if not item.background else None
+                ends = (kept and k == 0, kept and k == last)
                 if text is not None and generated_of(text) is not None:
                     cold = f"    _status = {self.const(comp.arith_cmd(cmd, fuse=False))}()"  # type: ignore[arg-type]
-                    lines = self.arith(text, ind, cmd.line, cold, "_status", False)
+                    lines = self.arith(text, ind, cmd.line, cold, "_status", False, ends)
                     if lines is not None:
                         out += lines
                         inline = True
                         continue
                 elif text is None and type(cmd) is A.ArithCmd and not item.background:
                     cold = f"    _status = {self.const(comp.arith_cmd(cmd, fuse=False))}()"
-                    lines = self.template(comp, cmd, ind, cold, "_status")
+                    lines = self.template(comp, cmd, ind, cold, "_status", ends)
                     if lines is not None:
                         out += lines
                         inline = True
                         continue
+                if ends[0]:
+                    out += block(_EMPTY, ind - 1)
                 mark = comp.returns
                 code = comp.item(item)
                 returns = comp.returns != mark
@@ -450,7 +513,7 @@ def while_source(
 ) -> tuple[str, dict[str, object], tuple[str | Template, ...]] | None:
     """The factory's source for a `while`/`until` loop's steps, its namespace and the texts left
     cold in its body (see renewal), or None when none of its `(( ))` commands is written in."""
-    w = Writer()
+    w = Writer(loop=True)
     ind = 5  # (the level of the condition's and the body's statements in _WHILE)
     text = cond_text(node)
     cond = None
