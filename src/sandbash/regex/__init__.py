@@ -64,9 +64,26 @@ expression #1, char 5: ``).
 
 from __future__ import annotations
 
+from codecs import utf_8_decode as _utf_8_decode
+
 # What the process-wide caches of compiled patterns may hold in all (each pattern's RE2 max_mem or
 # fallback source, engine.py): a number their users size a cache by without loading the engine
 RETAINED_MAX = 256 << 20
+
+
+def valid_utf8(subject: str | bytes | bytearray | memoryview) -> bool:
+    """Whether a subject (bytes, a buffer, or text decoded with surrogateescape) is valid UTF-8:
+    GNU tools read an invalid byte as a non-character, so grep and the engine route such subjects
+    differently (here, not in engine.py, so grep can ask without loading RE2)."""
+    try:
+        if isinstance(subject, str):
+            subject.encode("utf-8")
+        else:
+            _utf_8_decode(subject, "strict", True)
+    except UnicodeError:
+        return False
+    return True
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,4 +111,12 @@ else:
         return value
 
 
-__all__ = ["RETAINED_MAX", "Match", "Regex", "RegexError", "compile_regex", "sed_preprocess"]
+__all__ = [
+    "RETAINED_MAX",
+    "Match",
+    "Regex",
+    "RegexError",
+    "compile_regex",
+    "sed_preprocess",
+    "valid_utf8",
+]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 import time
 from collections.abc import Callable, Iterator, Sequence
 
@@ -11,7 +10,7 @@ from re2 import _re2
 
 from ..limits import Budget, LimitExceeded, LimitKind
 from ..textcache import TextLRU
-from . import RETAINED_MAX
+from . import RETAINED_MAX, valid_utf8
 from . import errors as E
 from .emit import NeedFallback, emit, esc, shift_groups
 from .errors import RegexError
@@ -567,22 +566,10 @@ class Match:
         return f"<sandbash.regex.Match span={self._spans[0]} match={self.group(0)!r}>"
 
 
-def _valid_utf8(subject: Any) -> bool:
-    """Whether a subject (bytes, a buffer, or text decoded with surrogateescape) is valid UTF-8."""
-    try:
-        if type(subject) is str:
-            subject.encode("utf-8")
-        else:
-            codecs.utf_8_decode(subject, "strict", True)
-    except UnicodeError:
-        return False
-    return True
-
-
 def _plain_bytes(subject: Any, invalid_only: bool) -> bool:
     """Whether RE2 reads a bytes subject as the pattern means: ASCII, or (invalid_only) valid UTF-8."""
     ascii_ = bytes(subject).isascii() if type(subject) is memoryview else subject.isascii()
-    return ascii_ or (invalid_only and _valid_utf8(subject))
+    return ascii_ or (invalid_only and valid_utf8(subject))
 
 
 class Regex:
@@ -679,9 +666,9 @@ class Regex:
         searches that follows (grep's over one buffer)."""
         core = self._core
         if converted is not None:
-            plain = converted[1] or (core.invalid_only and _valid_utf8(subject))
+            plain = converted[1] or (core.invalid_only and valid_utf8(subject))
         elif type(subject) is str:
-            plain = core.encode(subject)[1] or (core.invalid_only and _valid_utf8(subject))
+            plain = core.encode(subject)[1] or (core.invalid_only and valid_utf8(subject))
         elif len(subject) <= MEMO_MAX:
             plain = _plain_bytes(subject, core.invalid_only)
         else:

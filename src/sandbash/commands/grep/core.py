@@ -16,6 +16,7 @@ from itertools import accumulate, chain, count, islice, repeat
 from operator import add
 
 from ...expand.pattern import compile_pattern
+from ...regex import valid_utf8
 from ...stdio.streams import ClosedStream, DirStream, Stream, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
@@ -460,7 +461,7 @@ class Searcher:
                 fast = (
                     (plain or only_plain or prefixed)
                     and not binary
-                    and (buf.isascii() or _valid_utf8(buf[start:end]))
+                    and (buf.isascii() or valid_utf8(buf[start:end]))
                 )
                 if start and not ((plain or prefixed) and fast):
                     # plain and prefixed printing search the lines where they were read; the
@@ -487,8 +488,8 @@ class Searcher:
                     selected += self._emit_only(buf, end)
                 else:
                     # -a / --binary-files=text: encoding errors are text too, every selected line prints
-                    valid_utf8 = binary or bin_mode == "text" or buf.isascii() or _valid_utf8(buf[:end])
-                    if o.invert and not valid_utf8 and bin_mode != "text":
+                    all_valid = binary or bin_mode == "text" or buf.isascii() or valid_utf8(buf[:end])
+                    if o.invert and not all_valid and bin_mode != "text":
                         encoding_errors = True
                     if cx is not None:
                         cx.new_chunk(lineno)
@@ -506,7 +507,7 @@ class Searcher:
                             self.any_selected = True
                             self._binary_message(name)
                             return True
-                        if not valid_utf8 and not _valid_utf8(buf[ls:le]):
+                        if not all_valid and not valid_utf8(buf[ls:le]):
                             # a line with an encoding error is not printed; with -o, each part
                             # printed is checked instead: those before the first bad one print
                             if o.only and not o.invert and o.replace is None:
@@ -1264,7 +1265,7 @@ class Searcher:
         o = self.o
         for s, e in self._matches(line):
             text = line[s:e]
-            if not _valid_utf8(text):
+            if not valid_utf8(text):
                 return False
             text = _sgr(_SGR["ms"], text) if o.color else text
             self.write(self.prefix(name, lineno, offset + ls + s, b":") + text + o.eol)
@@ -1370,14 +1371,6 @@ def _cut_runs(buf: bytes, start: int, end: int, bounds: list[int], invert: bool)
 
 def _sep_line(sep: bytes, color: bool, eol: bytes) -> bytes:
     return (_sgr(_SGR["se"], sep) if color else sep) + b"\n"
-
-
-def _valid_utf8(b: bytes) -> bool:
-    try:
-        b.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _invert(spans: Iterator[tuple[int, int]], end: int, buf: bytes, eol: bytes) -> Iterator[tuple[int, int]]:
