@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import errno
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..identity import Identity
-from ..limits import Budget, Limits, MemoryHold
+from ..limits import Budget, LimitExceeded, LimitKind, Limits, MemoryHold
 from ..stdio.streams import BytesReader, Stream
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView, reopened_path
@@ -329,18 +329,37 @@ class Ctx:
             stream.close()
         return data
 
-    def read_all(self, stream: Stream) -> bytes:
-        """The rest of `stream`, charged to the run's memory as it arrives (the parts and their
-        joined copy; given back once read) and to its work: a pipe may never end (`yes | bc`,
-        `yes | tr -d '\\n' | diff - f` grew past the host's memory), so an endless input ends on
-        max_memory. Use this, never `stream.read()`, for a whole input."""
+    def read_all(
+        self,
+        stream: Stream | Iterable[bytes],
+        *,
+        copies: int = 2,
+        cap: int = -1,
+        hold: MemoryHold | None = None,
+    ) -> bytes:
+        """The rest of `stream` (or the chunks an iterable gives), charged to the run's memory as it
+        arrives, `copies` times each chunk (the parts and their joined copy; more when the caller
+        decodes or splits the whole), and to its work: a pipe may never end (`yes | bc`, `yes | tr
+        -d '\\n' | diff - f` grew past the host's memory), so an endless input ends on max_memory.
+        `cap` bounds the whole (max_string_length, for an input that becomes one string). The
+        charge is given back on return, or stays on `hold` when the caller keeps what it builds
+        from the bytes. Use this, never `stream.read()`, for a whole input."""
+        chunks = stream.chunks() if isinstance(stream, Stream) else stream
         parts: list[bytes] = []
-        with self.hold_memory() as mem:
-            for chunk in stream.chunks():
-                mem.charge(2 * len(chunk))
+        size = 0
+        mem = self.hold_memory() if hold is None else hold
+        try:
+            for chunk in chunks:
+                size += len(chunk)
+                if 0 <= cap < size:
+                    raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
+                mem.charge(copies * len(chunk))
                 self.budget.checkpoint((len(chunk) >> 12) + 1)
                 parts.append(chunk)
             return b"".join(parts)
+        finally:
+            if hold is None:
+                mem.close()
 
     # ------------------------------------------------------------ sub-commands
 

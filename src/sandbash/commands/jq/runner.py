@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Iterator
 
-from ...limits import LimitExceeded, LimitKind, MemoryHold
+from ...limits import LimitExceeded, LimitKind
 from ...stdio.streams import Stream
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -64,12 +64,13 @@ class Inputs:
             # the texts between RS characters are parsed from the whole input: held (bytes, their
             # joined copy, the decoded text) while it is parsed, charged to the run's memory
             with self.ctx.hold_memory() as held:
-                self.pending.extend(_seq_values(_gather(chunks, held, 3), self))
+                self.pending.extend(_seq_values(self.ctx.read_all(chunks, copies=3, hold=held), self))
             return False
         if self.opts.raw_input and self.opts.slurp:
             # -R -s: the whole input is one string, which is at most max_string_length (the lines
-            # were joined with nothing charged: a 200 MB input held 4 GB)
-            self.raw_lines = iter((decode_text(_gather(chunks, None, 1, cap)),))
+            # were joined with nothing charged: a 200 MB input held 4 GB); the value made from it
+            # is charged as jq holds it
+            self.raw_lines = iter((decode_text(self.ctx.read_all(chunks, cap=cap)),))
         elif self.opts.raw_input:
             self.raw_lines = _lines(chunks, cap)
         else:
@@ -189,21 +190,6 @@ def _lines(chunks: Iterator[bytes], cap: int) -> Iterator[str]:
         size = len(last)
     if pending:
         yield decode_text(b"".join(pending))
-
-
-def _gather(chunks: Iterator[bytes], held: MemoryHold | None, copies: int, cap: int = -1) -> bytes:
-    """The input's chunks joined: each charged `copies` times to `held` as it arrives, the whole at
-    most `cap` bytes (a string's limit) when one is given."""
-    parts: list[bytes] = []
-    size = 0
-    for chunk in chunks:
-        size += len(chunk)
-        if 0 <= cap < size:
-            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
-        if held is not None:
-            held.charge(copies * len(chunk))
-        parts.append(chunk)
-    return b"".join(parts)
 
 
 class SeqError:
