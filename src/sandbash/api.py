@@ -173,6 +173,12 @@ def _limits(value: Limits | str | Mapping[str, float] | None) -> Limits:
 _BUILT_LIMITS = ("max_filesystem_bytes", "max_filesystem_files")
 
 
+def _absolute(path: str, base: str) -> str:
+    """`path` counted from `base` as an absolute, normal name (no `.`, `..`, doubled or trailing
+    slashes)."""
+    return "/" + posixpath.normpath(posixpath.join(base, path)).lstrip("/")
+
+
 class Bash:
     """A sandboxed bash. One `Bash` may serve concurrent runs (`exec`/`aexec`/`astream`, sessions)
     from several threads and the embedder's own file calls at once: what belongs to a run (its
@@ -240,7 +246,8 @@ class Bash:
             self.env["USER"] = self.env["LOGNAME"] = self.identity.user
         if host is not None:
             self.env.setdefault("ALLOWED_PATHS", ":".join(host.roots()))  # as rshell sets it
-        self.cwd = cwd
+        # (an absolute, normal name: `cwd="work"` or "/tmp/../w/" named $PWD as given)
+        self.cwd = cwd = _absolute(cwd, "/")
         self.seed = seed
         self.command_gate = command_gate
         for path in files or {}:
@@ -274,6 +281,23 @@ class Bash:
             ) as e:  # the embedder's own argument (a directory there, the cwd, a read-only mount)
                 raise ValueError(f"files: {path!r}: {e.message}") from None
         self._init_policy(policy, audit)
+
+    def _workdir(self, cwd: str | None) -> str:
+        """Where a run or a session starts: the Bash's cwd, or `cwd` counted from it (as `cd` would),
+        made when missing as the Bash's own is; ValueError when it cannot be a directory (a file
+        there, a read-only mount). Never a relative or unnormalised $PWD, never a missing one."""
+        if cwd is None:
+            return self.cwd
+        place = _absolute(cwd, self.cwd)
+        view = self.vfs.view("/")
+        if not view.is_dir(place):
+            try:
+                view.mkdir(place, parents=True)
+            except FsError as e:
+                raise ValueError(
+                    f"cwd {cwd!r}: not a directory in the sandbox and cannot be created: {e.message}"
+                ) from None
+        return place
 
     def _command_listed(self, name: str) -> bool:
         """Whether /bin and /usr/bin show `name`: a command this sandbox runs (curl and wget only
@@ -458,16 +482,15 @@ class Bash:
         environment = {clean_text(k): clean_text(v) for k, v in environment.items()}
         script = clean_text(script)
         out, err = self._writers(run_limits, on_stdout, on_stderr, keep_output)
-        sh, rt = self._new_shell(run_limits, cancel, environment, cwd or self.cwd, stdin, out, err, mode)
+        cwd = self._workdir(cwd)
+        sh, rt = self._new_shell(run_limits, cancel, environment, cwd, stdin, out, err, mode)
         sh.state.arg0 = arg0
         sh.state.positional = list(positional)
         set_shell_options(sh.state, options or {})
         if args:
             sh.pending_args = [clean_text(a) for a in args]
         try:
-            return self._audited(
-                rt, script, run_limits, cwd or self.cwd, lambda: _run(sh, rt, script, out, err)
-            )
+            return self._audited(rt, script, run_limits, cwd, lambda: _run(sh, rt, script, out, err))
         finally:
             _detach_stdin(stdin)
 
@@ -550,7 +573,7 @@ class Session:
         out = BufferWriter()
         err = BufferWriter()
         self.shell, self.rt = bash._new_shell(
-            bash.limits, None, environment, cwd or bash.cwd, b"", out, err, "c"
+            bash.limits, None, environment, bash._workdir(cwd), b"", out, err, "c"
         )
         # the status of an `exit` the script ran (the session's shell is finished), else None
         self.exited: int | None = None

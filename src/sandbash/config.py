@@ -128,3 +128,11 @@ def start_cwd(cwd: str | None, root: str | None) -> str:
     """Where the shell starts (the CLI and `sandbash mcp` share this): --cwd, else where the
     user's files are: / when a host directory is the root, else /home/user."""
     return cwd or ("/" if root else "/home/user")
+
+
+def setting_error(e: Exception) -> str:
+    """An error reading a setting the user gave (a policy or config file) as one line in the
+    tools' style: `FILE: No such file or directory`, not Python's `[Errno 2] ...: 'FILE'`."""
+    if isinstance(e, OSError) and e.strerror:
+        return f"{e.filename}: {e.strerror}" if e.filename is not None else e.strerror
+    return str(e)

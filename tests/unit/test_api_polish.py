@@ -50,6 +50,42 @@ def test_cwd_is_made_when_it_can_be() -> None:
 
 
 @pytest.mark.parametrize(
+    ("where", "expected"),
+    [
+        ({"bash": "rel"}, "/rel"),  # a relative cwd of the Bash counts from /
+        ({"bash": "/tmp/../w/./x//"}, "/w/x"),
+        ({"exec": "sub/dir"}, "/home/user/sub/dir"),  # a run's counts from the Bash's, as `cd`
+        ({"exec": "../.."}, "/"),
+        ({"exec": "/made/for/the/run"}, "/made/for/the/run"),  # made when missing, as the Bash's
+        ({"session": "s/"}, "/home/user/s"),
+        ({"bash": "/b", "session": "../c"}, "/c"),
+    ],
+)
+def test_every_cwd_an_embedder_names_is_absolute_normal_and_there(
+    where: dict[str, str], expected: str
+) -> None:
+    bash = Bash(cwd=where["bash"]) if "bash" in where else Bash()
+    script = 'echo "$(pwd) $PWD"; ls -d "$PWD" >/dev/null && cd .. && cd - >/dev/null && pwd'
+    if "session" in where:
+        result = bash.session(cwd=where["session"]).exec(script)
+    else:
+        result = bash.exec(script, cwd=where.get("exec"))
+    assert (result.stdout, result.stderr, result.exit_code) == (f"{expected} {expected}\n{expected}\n", "", 0)
+
+
+def test_a_run_cwd_that_cannot_be_a_directory_is_a_value_error() -> None:
+    bash = Bash(files={"/f": "1"})
+    for call in (
+        lambda: bash.exec("pwd", cwd="/f"),
+        lambda: bash.exec("pwd", cwd="/f/g"),
+        lambda: bash.session(cwd="/f"),
+    ):
+        with pytest.raises(ValueError, match=r"^cwd '/f"):
+            call()
+    assert bash.read_text("/f") == "1"
+
+
+@pytest.mark.parametrize(
     "make",
     [
         lambda: Bash(fs=_with_file("/f"), cwd="/f"),  # a file is there

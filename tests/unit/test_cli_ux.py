@@ -221,6 +221,33 @@ def test_bad_policy_file_is_one_line(tmp_path: pathlib.Path) -> None:
     assert p.stderr.startswith(b"sandbash: --policy: ") and p.stderr.count(b"\n") == 1
 
 
+def test_a_setting_file_that_cannot_be_read_is_named_as_the_tools_do(tmp_path: pathlib.Path) -> None:
+    missing, directory = str(tmp_path / "missing.toml"), str(tmp_path)
+    for args, prefix, name, why in (
+        (
+            ["--policy", missing, "-c", "echo ran"],
+            b"sandbash: --policy: ",
+            missing,
+            b"No such file or directory",
+        ),
+        (["--policy", directory, "-c", "echo ran"], b"sandbash: --policy: ", directory, b"Is a directory"),
+        (
+            ["--check", "--remote-policy", missing, "-c", "echo"],
+            b"sandbash: --remote-policy: ",
+            missing,
+            b"No such file or directory",
+        ),
+        (["mcp", "--config", missing], b"sandbash mcp: ", missing, b"No such file or directory"),
+    ):
+        p = run(args)
+        assert (p.stdout, p.stderr, p.returncode) == (b"", prefix + name.encode() + b": " + why + b"\n", 2)
+
+
+def test_a_relative_cwd_counts_from_the_root() -> None:
+    p = run(["--cwd", "rel/./x/", "-c", 'echo "$PWD"; ls -d .'])
+    assert (p.stdout, p.stderr, p.returncode) == (b"/rel/x\n.\n", b"", 0)
+
+
 def test_syntax_error_in_a_script_file_names_the_file(tmp_path: pathlib.Path) -> None:
     script = tmp_path / "script.sh"
     script.write_text("echo one\n\n\n\n\n\n\nif then\n")

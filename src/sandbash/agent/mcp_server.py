@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..commands.gnuquote import char_escape, quoteaf
-from ..config import build_filesystem, parse_limit, parse_mount, start_cwd
+from ..config import build_filesystem, parse_limit, parse_mount, setting_error, start_cwd
 from ..limits import Limits
 from ..net import NetworkConfig
 from ..policy import Policy, PolicyError
@@ -1096,7 +1096,7 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
         tool = build_tool(cfg)
     except (OSError, ValueError, TypeError, FsError, tomllib.TOMLDecodeError) as e:
         kind = "policy" if isinstance(e, PolicyError) else ""
-        sys.stderr.write(f"sandbash mcp: {kind + ': ' if kind else ''}{e}\n")
+        sys.stderr.write(f"sandbash mcp: {kind + ': ' if kind else ''}{setting_error(e)}\n")
         return 2
     try:
         pool = None

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from .. import __version__, pycache
 from ..api import Bash
 from ..config import build_filesystem as build_filesystem
-from ..config import parse_limit, start_cwd
+from ..config import parse_limit, setting_error, start_cwd
 from ..config import parse_mount as parse_mount
 from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..interp.state import FLAG_LETTERS, SET_OPTIONS, SHOPT_OPTIONS
@@ -384,7 +384,7 @@ def _check_remote(args: SimpleNamespace, script: str) -> int:
     try:
         remote = RemotePolicy.from_toml(_read_host_text(args.remote_policy))
     except (OSError, ValueError) as e:
-        sys.stderr.write(f"sandbash: --remote-policy: {e}\n")
+        sys.stderr.write(f"sandbash: --remote-policy: {setting_error(e)}\n")
         return 2
     report = check_remote(script, remote)
     sys.stdout.write(report.to_json(indent=2) + "\n" if args.json else report.to_text())
@@ -497,7 +497,7 @@ def _build(args: SimpleNamespace) -> Bash:
     try:
         policy = _policy(args.policy)
     except (OSError, ValueError) as e:
-        raise _UsageError(f"--policy: {e}") from None
+        raise _UsageError(f"--policy: {setting_error(e)}") from None
     cwd = start_cwd(args.cwd, args.root)
     # scanning the installed packages with importlib.metadata costs ~40 ms: only when one declares commands
     make: Callable[..., Bash] = Bash
