@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import shutil
 import tarfile
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -536,6 +537,19 @@ def test_deep_path_holds_few_fds(cls: type, tmp_path: Path) -> None:
     view.mkdir(deep + "/e")
     assert peak.peak <= 66 and len(peak) <= 64
     be.close()
+    _remove_chain(tmp_path / "d")
+
+
+def _remove_chain(top: Path) -> None:
+    """Remove a chain of nested `d` directories one level at a time: shutil.rmtree recurses once a
+    level, and pytest's clean-up of old temporary directories ended in RecursionError on it."""
+    rest = top.with_name("rest")
+    while top.exists():
+        if (top / "d").is_dir():
+            os.rename(top / "d", rest)
+        shutil.rmtree(top)
+        if rest.exists():
+            os.rename(rest, top)
 
 
 def _host_fds() -> int:
