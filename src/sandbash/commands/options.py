@@ -103,7 +103,7 @@ class CommandSpec(metaclass=Declared):
     usage: str = "[OPTION]... [FILE]..."
     summary: str = ""
     opts: tuple[Opt, ...] = ()
-    stop_at_operand: bool = False  # options end at the first operand (env, xargs, find)
+    stop_at_operand: bool = False  # options end at the first operand (GNU's "+" getopt: env, xargs, find, basename)
     usage_status: int = 1  # exit status of a usage error (2 for grep, diff, ...)
     help_extra: str = ""
     # legacy numeric option: `head -5` means `head -n 5` (the Opt key given here); the digits-only

@@ -249,6 +249,7 @@ BASENAME_SPEC = CommandSpec(
         Opt("s", "suffix", arg="required", metavar="SUFFIX", help="remove a trailing SUFFIX; implies -a"),
         Opt("z", "zero", help="end each output line with NUL, not newline"),
     ),
+    stop_at_operand=True,  # (GNU's "+as:z": `basename -s .c a.c -a` names a file `-a`)
 )
 
 

@@ -240,6 +240,7 @@ PRINTENV = CommandSpec(
     "[OPTION]... [VARIABLE]...",
     "Print the values of the specified environment VARIABLE(s).",
     opts=(Opt("0", "null", help="end each output line with NUL, not newline"),),
+    stop_at_operand=True,  # (GNU's "+iu:0": `printenv HOME -0` names a variable `-0`)
     usage_status=2,
 )
 
