@@ -980,6 +980,19 @@ def match(pattern: str, text: str, extglob: bool = False, nocase: bool = False) 
     return compile_pattern(pattern, extglob, nocase).fullmatch(text)
 
 
+def _shape_of(plain: Pattern) -> tuple[str, str, str] | None:
+    """A pattern's shape that str methods test while nocasematch is off: ("lit", text, ""), or
+    Pattern._simple's `pre*`, `*suf`, `*mid*`, `pre*suf`, `*`; else None."""
+    lit = plain.literal
+    return ("lit", lit, "") if lit is not None else plain._simple
+
+
+def glob_shape(source: str) -> tuple[str, str, str] | None:
+    """The shape glob_test tests `source` by with str methods while nocasematch is off (see
+    _shape_of), or None: a generated `case` (funcgen.py) writes the same test in."""
+    return _shape_of(compile_pattern(source)) if "(" not in source else None
+
+
 def pattern_site(source: str) -> Callable[[bool, bool], Pattern]:
     """compile_pattern(source, extglob, nocase) for one place in a script whose pattern text is
     fixed (`case $x in file*7)`, `[[ $x == file*7 ]]`): the pattern made under each setting of
@@ -1033,8 +1046,7 @@ def glob_test(source: str) -> Callable[[str, bool, bool], object]:
     pieces = None
     if "(" not in source:
         plain = compile_pattern(source)
-        lit = plain.literal
-        shape = ("lit", lit, "") if lit is not None else plain._simple
+        shape = _shape_of(plain)
         pieces = plain._plain
 
     if shape is None and pieces is not None and len(pieces) == 2 and not pieces[1][1]:

@@ -75,6 +75,8 @@ if TYPE_CHECKING:
     from ..expand.words import Expander
     from .evaluator import Evaluator
     from .executor import Executor
+    from .funcgen import Body
+    from .loopgen import Writer
     from .state import ShellState
 
 Code = Callable[[], int]
@@ -317,6 +319,13 @@ class Compiler:
         run = loopgen.while_loop(self, node, funcgen.GEN_CHARS)
         self.whiles[key] = (node, run)
         return run
+
+    def body_writer(self, writer: Writer) -> Body:
+        """What writes a generated loop's compound commands (loopgen.Writer.compound): a
+        generated function body's writer (funcgen.Body) over the loop's namespace."""
+        from .funcgen import Body  # (only once a loop is generated)
+
+        return Body(self, writer)
 
     def case_tests(self, node: A.Case) -> tuple[tuple[CaseTest, ...], ...]:
         """The tests of a `case` command's patterns, made once (see case_tests)."""

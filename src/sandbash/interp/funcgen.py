@@ -18,11 +18,16 @@ its top-level command list is generated here as the source of one function inste
 - a `(( ))` command whose text is generated is written in as a generated loop writes its body's
   (loopgen.Writer.arith: the text's statements between what its closure does around them, that
   closure, not fused, for the slow way);
-- an `if`/`elif`/`else` command (nested at most _IF_DEPTH deep, MAX_ITEMS commands in all) is
+- an `if`/`elif`/`else` command (MAX_ITEMS commands in all) is
   written as Compiler.if_cmd runs it: each condition's commands with `set -e` suspended, a
   returned status handed up at once, the process substitutions opened in it closed as it ends,
   an expansion error escaping it reported there; its lists' commands are written as the body's;
 - a two-part `a && b` / `a || b` list is written as Compiler.and_or runs it (compiler._guarded);
+- a `case` is written as Compiler.case_cmd runs it (casegen.py), a `{ }` group as the walker
+  runs it (Body.group), their commands written as the body's; at most _IF_DEPTH compound
+  commands one inside another;
+- a `(( ))` command of a template (`(( len += ${#t} ))`) once generated, as a loop writes it
+  (loopgen.Writer.template);
 - any other command calls its own closure, as the sequence would.
 
 Every inline statement first tests the run mode, as its closure does first: when the shell is not
@@ -38,10 +43,13 @@ or one whose source would pass the Compiler's GEN_CHARS budget, keeps its closur
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..expand.arith import generated_of
 from ..expand.segments import maybe_glob
 from ..syntax import ast as A
 from ..textcache import function_of
+from . import casegen
 from .loopgen import Writer, arith_text, block
 from .state import ONE_STATUS
 from .steps import BEGIN_ARGV, NAMESPACE, RUNTIME, SHELL, START, VALUE_FN, VALUE_LOCAL, make_step
@@ -53,7 +61,9 @@ if TYPE_CHECKING:
 
 BODY_HOT = 64  # calls of a body's compiled code before it is generated (Compiler.function_body)
 MAX_ITEMS = 32  # commands of a body's top-level list (and of the `if` commands written in)
-_IF_DEPTH = 4  # the deepest level an `if` is written in at (1: the top; Python nests 20 blocks)
+# compound commands (`if`, `case`, `{ }`, `a && b`) written in one inside another at most (each adds
+# a level or two of Python blocks, which nest 20 deep, and about five of indentation)
+_IF_DEPTH = 3
 GEN_CHARS = 1 << 18  # characters of generated source a Compiler may make (about 2 MB of code)
 
 
@@ -139,16 +149,17 @@ _DECIDE = {
 class _Gen:
     """The source lines of one body and the constants they name."""
 
-    def __init__(self) -> None:
+    def __init__(self, consts: dict[str, object] | None = None) -> None:
         self.lines: list[str] = []
-        self.consts: dict[str, object] = {}
+        # (a generated loop's namespace, loopgen.Writer's, when its body is written here)
+        self.consts: dict[str, object] = {} if consts is None else consts
         self._names: dict[int, str] = {}  # (by id: the values are held in consts)
 
     def const(self, value: object) -> str:
         """The name of `value` in the namespace (one name for one object)."""
         name = self._names.get(id(value))
         if name is None:
-            name = self._names[id(value)] = f"c{len(self.consts)}"
+            name = self._names[id(value)] = f"c{len(self._names)}"
             self.consts[name] = value
         return name
 
@@ -169,7 +180,7 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
     if len(items) < 2 or len(items) > MAX_ITEMS:
         return None
     ev = comp.ev
-    body = _Body(comp)
+    body = Body(comp)
     body.gen.emit(RUNTIME, 4)  # (once a call: steps.RUNTIME)
     body.commands(items, 1, True)
     source = "def body():\n" + "\n".join(body.gen.lines) + "\n"
@@ -191,22 +202,27 @@ def generate(comp: Compiler, node: A.CommandList) -> Code | None:
         )
     if body.tests:  # (what a test written in names: operand_cmd's)
         namespace.update(maybe_glob=maybe_glob, ONE_STATUS=ONE_STATUS, errexit_check=ev.errexit_check)
-    if body.ifs:  # (what an `if` written in names: Compiler.if_cmd's closure's)
-        namespace.update(finish=ex.pr.finish_procsubs, expansion_failed=ev.expansion_failed)
+    if body.ifs:  # (what an `if`, `case` or `{ }` written in names: their closures')
+        namespace.update(casegen.names(comp))
     return function_of(source, "<funcgen>", "body", namespace)
 
 
-class _Body:
+class Body:
     """The statements of one generated body: its commands, in order, each setting `s`."""
 
-    def __init__(self, comp: Compiler) -> None:
+    def __init__(self, comp: Compiler, writer: Writer | None = None) -> None:
         self.comp = comp
-        self.gen = _Gen()
+        # (a generated loop's body, loopgen.Writer.body: its writer's namespace and statements)
+        self.gen = _Gen(None if writer is None else writer.namespace)
         self.declared: set[str] = set()  # (names an inline `local` of the top level made before)
-        self.writer: Writer | None = None  # (`(( ))` written in: loopgen's statements)
-        self.ifs = 0  # (`if` commands written in: a mark of their own each)
+        self.writer: Writer | None = writer  # (`(( ))` written in: loopgen's statements)
+        self.ifs = 0  # (`if`, `case` and `{ }` commands written in: a mark of their own each)
         self.tests = 0  # (test commands written in: _TEST)
         self.count = 0  # (commands written in or called, nested ones too: MAX_ITEMS in all)
+        # a returned status (below zero) handed up: a body returns it, a loop's raises it
+        # (loopgen: compiler._raising's work, as the loop's closures raise it)
+        self.up = "return s" if writer is None else "raise ReturnFromFunction(-1 - s)"
+        self.depth = 0  # (compound commands being written in around the one written now: _IF_DEPTH)
 
     def put(self, text: str, ind: int) -> None:
         """Fixed text's lines at level `ind`."""
@@ -225,7 +241,7 @@ class _Body:
             if top and i == last:
                 self.put("return s", ind)
             elif ends:
-                self.put("if s < 0:\n    return s", ind)  # (compiler.returned)
+                self.put(f"if s < 0:\n    {self.up}", ind)  # (compiler.returned)
         return returns
 
     def command(self, item: A.ListItem, ind: int, top: bool) -> bool:
@@ -246,10 +262,27 @@ class _Body:
                 if lines is not None:
                     gen.lines += lines
                     return False
-            if type(cmd) is A.If and ind < _IF_DEPTH and self.count + _size(cmd) <= MAX_ITEMS:  # type: ignore[arg-type]
-                return self.if_cmd(cmd, ind)  # type: ignore[arg-type]
-            if type(cmd) is A.AndOr and len(cmd.rest) == 1 and ind < _IF_DEPTH:  # type: ignore[attr-defined]
-                return self.and_or(cmd, ind)  # type: ignore[arg-type]
+            if text is None and type(cmd) is A.ArithCmd:
+                # a template's (`(( len += ${#t} ))`), once generated (loopgen.Writer.template)
+                if self.writer is None:
+                    self.writer = Writer()
+                cold = gen.const(comp.arith_cmd(cmd, fuse=False))  # type: ignore[arg-type]
+                lines = self.writer.template(comp, cmd, ind, f"    s = {cold}()", "s")  # type: ignore[arg-type]
+                if lines is not None:
+                    gen.lines += lines
+                    return False
+            t = type(cmd)
+            if self.depth < _IF_DEPTH and (
+                (t is A.AndOr and len(cmd.rest) == 1)  # type: ignore[union-attr]
+                or (t in _COMPOUND and self.count + _size(cmd) <= MAX_ITEMS)
+            ):
+                self.depth += 1
+                try:
+                    ends = _COMPOUND.get(t, Body.and_or)(self, cmd, ind)  # type: ignore[operator]
+                finally:
+                    self.depth -= 1
+                if ends is not None:  # (None: a `case` with `;&` or `;;&` keeps its closure)
+                    return ends  # type: ignore[no-any-return]
         mark = comp.returns
         code = comp.item(item)
         returns = comp.returns != mark
@@ -335,12 +368,12 @@ class _Body:
         ends = self.command(A.ListItem(node.first), ind + 2, False)
         self.put("finally:\n    st.errexit_ignored -= 1", ind + 1)
         if ends:
-            self.put("if s < 0:\n    return s", ind + 1)
+            self.put(f"if s < 0:\n    {self.up}", ind + 1)
         self.put("if s == 0:" if op == "&&" else "if s != 0:", ind + 1)
         self.count += 1
         returns = self.command(A.ListItem(second), ind + 2, False)
         if returns:
-            self.put("if s < 0:\n    return s", ind + 2)
+            self.put(f"if s < 0:\n    {self.up}", ind + 2)
         self.put("st.last_status = s", ind + 1)
         self.put(
             f"except ExpansionError as e:\n    s = expansion_failed(e)\n"
@@ -348,6 +381,24 @@ class _Body:
             ind,
         )
         return ends or returns
+
+    def group(self, node: A.Group, ind: int) -> bool:
+        """`{ ...; }` as Compiler.group and the walker run it: while the run is traced (or `set -n`),
+        the walker's (Evaluator.execute); else its commands written as the body's, the process
+        substitutions opened in it closed as it ends, an expansion error escaping it reported
+        there (execute's and _guarded's work). Whether it can end the body with a `return`."""
+        self.ifs += 1
+        m = f"_m{self.ifs}"
+        slow = self.gen.const(partial(self.comp.ev.execute, node))
+        self.put(f"if not mode.plain and traced(st):\n    s = {slow}()\nelse:", ind)
+        self.put(f"{m} = len(procs) if procs else 0\ntry:", ind + 1)
+        returns = self.commands(node.body.items, ind + 2, False)
+        self.put(
+            f"except ExpansionError as e:\n    s = expansion_failed(e)\n"
+            f"finally:\n    if procs and len(procs) > {m}:\n        finish({m})",
+            ind + 1,
+        )
+        return returns
 
     def if_cmd(self, node: A.If, ind: int) -> bool:
         """`if`/`elif`/`else` as Compiler.if_cmd's closure runs it: each condition's commands with
@@ -365,7 +416,7 @@ class _Body:
             self.put("finally:\n    st.errexit_ignored -= 1\nif s == 0:", level)
             returns = self.commands(clause.body.items, level + 1, False) or ends or returns
             if ends:  # (after the body's test, as if_cmd: a returned status is not 0)
-                self.put("elif s < 0:\n    return s", level)
+                self.put(f"elif s < 0:\n    {self.up}", level)
             self.put("else:", level)
             level += 1
         if node.else_body is not None:
@@ -380,16 +431,24 @@ class _Body:
         return returns
 
 
-def _size(node: A.If) -> int:
-    """The commands an `if` holds, nested ones too (a generated body's MAX_ITEMS)."""
-    n = 0
-    lists = [c.cond for c in node.clauses] + [c.body for c in node.clauses]
-    if node.else_body is not None:
-        lists.append(node.else_body)
-    for lst in lists:
-        for item in lst.items:
-            n += 1 + (_size(item.cmd) if type(item.cmd) is A.If else 0)  # type: ignore[arg-type]
-    return n
+_COMPOUND = {A.If: Body.if_cmd, A.Case: casegen.case_cmd, A.Group: Body.group}
+
+
+def _size(node: A.Command) -> int:
+    """The commands an `if`, a `case` or a `{ }` holds, nested ones too (a generated body's
+    MAX_ITEMS)."""
+    lists: list[A.CommandList]
+    if isinstance(node, A.If):
+        lists = [c.cond for c in node.clauses] + [c.body for c in node.clauses]
+        if node.else_body is not None:
+            lists.append(node.else_body)
+    elif isinstance(node, A.Case):
+        lists = [item.body for item in node.items if item.body is not None]
+    elif isinstance(node, A.Group):
+        lists = [node.body]
+    else:
+        return 0
+    return sum(1 + _size(item.cmd) for lst in lists for item in lst.items)
 
 
 def _reading_locals(

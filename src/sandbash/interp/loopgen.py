@@ -14,8 +14,10 @@ here (Compiler.while_loop), whose step is _exec_while's own with:
   compiled list called, as _exec_while calls it;
 - the body's top-level `(( ))` commands of literal text written in likewise (`set -e` and the ERR
   trap after a false one as the closure does), and its calls by a literal name as funcgen writes
-  them (the call's step, steps._call, after the same run-mode test), each other command calling its own closure in
-  order (one that can end a function with `return` hands the returned status up as an exception,
+  them (the call's step, steps._call, after the same run-mode test), its `if`, `case`, `{ }` and
+  `a && b` commands as a generated function body writes them (funcgen.Body through
+  Writer.compound: their commands written in likewise, casegen.py for a `case`), each other
+  command calling its own closure in order (one that can end a function with `return` hands the returned status up as an exception,
   as the compiled list does for a loop: compiler._raising).
 
 A `for ((;;))` loop's generated steps (arithfor.py) take their body from here too.
@@ -45,6 +47,7 @@ from functools import partial
 from ..expand.arith import GEN_LONGEST, ArithError, Template, generated_of, parse_or_raise
 from ..expand.arithwords import literal_arith, renamed, template_values, word_template
 from ..expand.env import ExpansionError
+from ..expand.segments import maybe_glob
 from ..shvars.arrays import IndexedArray
 from ..shvars.vars import NAMEREF, Var
 from ..syntax import ast as A
@@ -61,6 +64,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .compiler import Code, Compiler
+    from .funcgen import Body
     from .loops import LoopFrame
 
     Run = Callable[[LoopFrame, int, int, Code, Code, int], int]
@@ -272,6 +276,7 @@ class Writer:
         self.cold: tuple[str | Template, ...] = ()
         # templates not generated yet when the body was written (renewal)
         self.templates: list[Template] = []
+        self.inner: Body | None = None  # (the body's compound commands written in: funcgen.Body)
 
     def const(self, value: object) -> str:
         """A closure's name in the namespace."""
@@ -444,6 +449,10 @@ class Writer:
                         continue
                 if ends[0]:
                     out += block(_EMPTY, ind - 1)
+                if type(cmd) in _COMPOUND and not item.background:
+                    out += self.compound(comp, item, ind)
+                    inline = True
+                    continue
                 mark = comp.returns
                 code = comp.item(item)
                 returns = comp.returns != mark
@@ -461,6 +470,26 @@ class Writer:
             comp.cold = outer
         return out if inline else None
 
+    def compound(self, comp: Compiler, item: A.ListItem, ind: int) -> list[str]:
+        """An `if`, `case`, `{ }` or `&&`/`||` command as statements at level `ind` setting
+        `_status`, written as a generated function body writes it (funcgen.Body: its commands
+        written in likewise, or their closures called where they cannot be), a `return` in it
+        raised as the loop's closures raise it."""
+        body = self.inner
+        if body is None:
+            from . import casegen
+
+            body = self.inner = comp.body_writer(self)  # (funcgen.Body: funcgen imports this module)
+            ex = comp.ev.ex
+            self.namespace.update(STEP_NAMESPACE, ex=ex, expander=ex.expander, maybe_glob=maybe_glob)
+            self.namespace.update(casegen.names(comp))
+        body.gen.lines = []
+        ends = body.command(item, ind, False)
+        lines = ["    " * ind + "b = rt.budget", *body.gen.lines, "    " * ind + "_status = s"]
+        if ends:
+            lines += block("if s < 0:\n    raise ReturnFromFunction(-1 - s)", ind)
+        return lines
+
     def call(self, comp: Compiler, code: Code, shape: Shape, ind: int) -> list[str]:
         """A call of a function by its literal name (steps._call) as statements at level `ind`
         setting `_status`: the step's text, as its closure runs it, after the same run-mode test
@@ -475,6 +504,10 @@ class Writer:
             self.namespace.update(STEP_NAMESPACE, ex=ex, expander=ex.expander)
         head = f"if not mode.plain:\n    _status = {self.const(code)}()\nelse:"
         return block(head, ind) + block(f"b = rt.budget\n{step.source(fill)}_status = s", ind + 1)
+
+
+# the commands a loop's body writes in as a generated function body does (Writer.compound)
+_COMPOUND = (A.If, A.Case, A.Group, A.AndOr)
 
 
 def block(text: str, ind: int) -> list[str]:

@@ -214,7 +214,7 @@ def test_an_if_chain_and_its_arith_are_written_in(compilers: list[compiler.Compi
 # ---------------------------------------------------------------- one description (steps.py)
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
-TABLES = ("pf_funcgen19_bodies", "pf_funcgen20_steps", "pf_func29_bodies", "pf_call30_sites")
+TABLES = ("pf_funcgen19_bodies", "pf_funcgen20_steps", "pf_func29_bodies", "pf_call30_sites", "pf_gen31_case")
 
 
 def _cases() -> list[Any]:
