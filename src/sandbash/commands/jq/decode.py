@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from ...limits import LimitExceeded, LimitKind
+from .memory import text_cost
 from .numbers import json_constant, json_float, json_int, make_literal
 
 TYPE_CHECKING = False
@@ -449,6 +450,9 @@ def _is_scalar_end(value: Any) -> bool:
 
 _FAST_MAX = 1 << 26  # characters of one unfinished value the C scanner may retry over
 _SCAN_RATE = 4e6  # characters per second the scanner manages on dense values (with its hooks)
+# text a read adds to the buffer at a time (a file's one large chunk is cut), and how much of the
+# buffer one value may span before what it will decode to is charged ahead of the C scanner
+_PIECE = 1 << 20
 
 
 class JsonStream:
@@ -460,8 +464,20 @@ class JsonStream:
         checkpoint: Callable[[int], None] | None = None,
         token_cap: int = 0,
         remaining: Callable[[], float] | None = None,
+        charge: Callable[[int], None] | None = None,
     ) -> None:
         self._chunks = chunks
+        # what decoded values hold, charged by memory.text_cost of their text: the values read are
+        # charged as they are taken (take_cost), and a value spanning more than _PIECE of text
+        # before the C scanner builds it in one call (a 60 MB array of `[]` held 1.8 GB, 5,000,000
+        # `[[[[1]]]]` slurped held 1.1 GB under a 256 MB max_memory, nothing charged)
+        self._charge = charge
+        self.held = 0  # charged for the value in progress (live until it is made)
+        self._in_slow = False
+        self._taken = 0  # buf offset up to which the text read was charged
+        self._untaken = 0  # cost of text read and dropped from buf, not yet charged
+        self._spare = ""  # the rest of a large piece of decoded text
+        self._spare_at = 0
         self._remaining = remaining  # seconds left in the run, when it has a deadline
         self.token_cap = token_cap  # longest string or literal token read (0: no cap)
         self._dec = codecs.getincrementaldecoder("utf-8")("jqreplace")
@@ -480,9 +496,25 @@ class JsonStream:
             return False
         got = 0
         parts = [self.buf[self.pos :]] if self.pos < len(self.buf) else []
+        charge = self._charge
+        if charge is not None:
+            if self.pos > self._taken:
+                self._untaken += text_cost(self.buf[self._taken : self.pos])
+            self._taken = 0
+            if not self._in_slow and len(self.buf) - self.pos <= _PIECE:
+                self.held = 0  # (kept while a value larger than that is read further)
         self.lines_before += self.buf.count("\n", 0, self.pos)
         self.last_end -= self.pos
         while got < want:
+            if self._spare:
+                text = self._spare[self._spare_at : self._spare_at + _PIECE]
+                self._spare_at += _PIECE
+                if self._spare_at >= len(self._spare):
+                    self._spare = ""
+                parts.append(text)
+                got += len(text)
+                self._slow_read(text)
+                continue
             chunk = next(self._chunks, None)
             if chunk is None:
                 tail = self._dec.decode(b"", final=True)
@@ -495,13 +527,47 @@ class JsonStream:
                 if text.startswith("\ufeff"):
                     text = text[1:]
                 self._started = bool(text) or self._started
+            if len(text) > _PIECE and charge is not None:
+                self._spare, self._spare_at = text, _PIECE
+                text = text[:_PIECE]
             parts.append(text)
             got += len(text)
+            self._slow_read(text)
             if self._checkpoint is not None:
                 self._checkpoint(1 + len(chunk) // 4096)
         self.buf = "".join(parts)
         self.pos = 0
+        if self._in_slow:
+            self._taken = len(self.buf)  # (charged as it was read: _slow_read)
         return True
+
+    def _slow_read(self, text: str) -> None:
+        """Text the slow parser reads: its values are built as it goes, charged now."""
+        if self._in_slow and self._charge is not None:
+            cost = text_cost(text)
+            self.held += cost
+            self._charge(cost)
+
+    def take_cost(self) -> int:
+        """What the text read since the last call decodes to (text_cost), to be charged."""
+        cost = self._untaken
+        self._untaken = 0
+        if self.pos > self._taken:
+            cost += text_cost(self.buf[self._taken : self.pos])
+        self._taken = max(self._taken, self.pos)
+        return cost
+
+    def _before_scan(self, start: int) -> None:
+        """Charge what the rest of a large buffer decodes to before the C scanner builds a value
+        spanning it (not interruptible; the increase only, on a retry over more text)."""
+        if self._charge is not None and len(self.buf) - start > _PIECE and self._taken < len(self.buf):
+            if start > self._taken:  # (the values before it are charged by take_cost)
+                self._untaken += text_cost(self.buf[self._taken : start])
+            cost = text_cost(self.buf[start:])
+            if cost > self.held:
+                self._charge(cost - self.held)
+                self.held = cost
+            self._taken = len(self.buf)  # the rest of the buffer is charged: held while it is read
 
     def _skip_ws(self) -> None:
         buf = self.buf
@@ -524,6 +590,7 @@ class JsonStream:
                 self._more()
                 continue
             start = self.pos
+            self._before_scan(start)
             try:
                 value, end = _scan_once(self.buf, start)
             except (StopIteration, ValueError) as e:
@@ -590,6 +657,10 @@ class JsonStream:
     def _slow(self) -> Any:
         line, col = self.position(self.pos)
         parser = SlowParser(self.buf, self.pos, line, col, self)
+        self._in_slow = True
+        self._untaken += self.take_cost()
+        self._taken = len(self.buf)
+        self._slow_read(self.buf[self.pos :])
         try:
             value = parser.next_value()
         except _EOFInString:
@@ -599,6 +670,9 @@ class JsonStream:
         except ParseError:
             self.failed = True
             raise
+        finally:
+            self._in_slow = False
+            self.held = 0
         self.buf = parser.s
         self.pos = parser.pos
         self.last_end = parser.pos

@@ -16,7 +16,7 @@ from .decode import NOTHING, JsonStream, ParseError, decode_text, parse_single
 from .encode import BUDGET, Sink, Style, dump_to, dumps, quote
 from .engine import CompileErrors, Program
 from .errors import HaltSignal, JqError
-from .memory import MEM, JqMemory
+from .memory import MEM, JqMemory, charge
 from .runtime import Rt
 from .values import CAPS
 
@@ -46,6 +46,7 @@ class Inputs:
         self.raw_line_count = 0
         self.end_lines = 0  # newlines of the JSON file read to its end (error positions)
         self.pending: list[Any] = []
+        self.taken = 0  # values read from the JSON stream
 
     @property
     def failures(self) -> int:
@@ -74,7 +75,10 @@ class Inputs:
         elif self.opts.raw_input:
             self.raw_lines = _lines(chunks, cap)
         else:
-            self.stream = JsonStream(chunks, self.checkpoint, cap, self.ctx.budget.remaining)
+            self.stream = JsonStream(chunks, self.checkpoint, cap, self.ctx.budget.remaining, charge)
+            mem = MEM.get()
+            if mem is not None:
+                mem.streams.append(self.stream)
         return True
 
     def _chunks(self) -> Iterator[bytes]:
@@ -114,6 +118,9 @@ class Inputs:
                     self.raw_lines = None
             elif self.stream is not None:
                 value = self.stream.next()
+                self.taken += 1
+                if not self.taken & 63:
+                    charge(self.stream.take_cost())  # what the values read hold (text_cost)
                 if value is not NOTHING:
                     if self.opts.stream:
                         events = _stream_events(value)
@@ -144,7 +151,7 @@ class Inputs:
         mem = MEM.get()
         if mem is None:
             return list(values)
-        out = mem.collect(values)
+        out = mem.collect(values, decoded=True)
         # what was charged is this array, all of it live: no measurement would find less (a walk of
         # 400,000 values took longer than reading them)
         mem.flush()
