@@ -1,4 +1,4 @@
-"""Attack round 31: what jq's decoder builds, charged before it is built.
+"""Attack round 31: what jq's decoder builds, charged before it is built; awk's record loop.
 
 The values a JSON text decodes to were not charged: `jq -s` charged each slurped value's top-level
 shell only, and one value the C scanner built in a single call was charged nothing. Under the
@@ -7,6 +7,11 @@ default 256 MB max_memory, 5,000,000 `[[[[1]]]]` slurped held 1.1 GB, 5,000,000
 of floats 842 MB. The decoder now charges what a text decodes to by counting its brackets, commas,
 colons and quotes (jq/memory.py text_cost): values as they are read, a value spanning more than
 1 MB of text before the scanner builds it.
+
+awk's record loop (records_batched) counted a round of its array check per batch of records, and
+measured the arrays every 64 rounds: a batch of `yes` is 32,768 records, so `{c[NR][1]=1}` grew
+1 GB (`{a[NR]=$1; b[NR]=$1}` 816 MB) under a 64 MB max_memory before the first check. A batch now
+counts a round per 64 records, as the one-record path does.
 
 Rows run in a forked child (secharness: peak RSS watched, RLIMIT_AS) with the default profile.
 """
@@ -47,6 +52,19 @@ BOMBS = {
     ),
 }
 
+# awk arrays grown by the record loop (a batch of records between two checks)
+AWK = ("max_memory", "max_array_elements")
+AWK_BOMBS = {
+    "awk-record-array": "{a[NR]=$0}",
+    "awk-record-two-arrays": "{a[NR]=$1; b[NR]=$1}",
+    "awk-record-subarrays": "{c[NR][1]=1}",
+    "awk-record-counts": "{a[NR]++}",
+    "awk-record-split": '{n = split($0 NR, t, ""); a[NR] = t[1]}',
+}
+BOMBS.update(
+    {name: (f"yes | head -n 3000000 | awk '{prog}' | tail -1", AWK) for name, prog in AWK_BOMBS.items()}
+)
+
 CASES = [
     param(name, script, timeout=60, profile="default", expect=expect)
     for name, (script, expect) in sorted(BOMBS.items())
@@ -77,6 +95,7 @@ RESULTS = {
         "(printf '['; yes '1.5,' | head -n 1000000 | tr -d '\\n'; echo '1]') | jq add",
         "1500001\n",
     ),
+    "awk-record-array-fits": ("yes | head -n 200000 | awk '{a[NR]=$0} END{print length(a)}'", "200000\n"),
     "slow-parser-value": (
         "printf '[\"\\\\ud83d\\\\ude00\",[1],{\"a\":[2]}]\\n[3]' | jq -c '.[1:]'",
         '[[1],{"a":[2]}]\n[]\n',

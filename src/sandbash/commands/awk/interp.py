@@ -720,7 +720,9 @@ class Interp(Runtime):
                 if not batch:
                     return
                 checkpoint(len(batch))
-                self.cp_rounds += 1
+                # a round per 64 records, as the one-record path counts: a batch holds thousands
+                # of short records, and 64 batches of `{a[NR]=$0}` held 410 MB before a check
+                self.cp_rounds += 1 + (len(batch) >> 6)
                 if self.cp_rounds >= 64:
                     self.check_arrays()
                 self.cur_split = str.split if self.splitter is split_default and not rd.odd else self.splitter
