@@ -287,10 +287,18 @@ class Body:
         code = comp.item(item)
         returns = comp.returns != mark
         comp.returns = mark
-        shape = comp.shapes.get(code) if not item.background else None
+        return self.written(code, item.background, returns, ind, top)
+
+    def written(self, code: Code, background: bool, returns: bool, ind: int, top: bool) -> bool:
+        """A command compiled to `code` as statements at level `ind` setting `s`: its step's or
+        its test's text when it has one (Compiler.shapes, Compiler.tests), else a call of it;
+        `returns`: whether it can end the body with a `return`, which is returned."""
+        comp = self.comp
+        gen = self.gen
+        shape = comp.shapes.get(code) if not background else None
         c = gen.const(code)
         if shape is None:
-            test = comp.tests.get(code) if not item.background else None
+            test = comp.tests.get(code) if not background else None
             if test is not None:
                 self.tests += 1
                 self.put(self.test_source(c, test), ind)

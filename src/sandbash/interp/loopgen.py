@@ -462,6 +462,11 @@ class Writer:
                     out += self.call(comp, code, shape, ind)
                     inline = True
                     continue
+                if shape is not None or (not item.background and code in comp.tests):
+                    # an assignment, `local`, `return` or test: its text as a body writes it
+                    out += self.compound(comp, item, ind, (code, returns))
+                    inline = True
+                    continue
                 out.append("    " * ind + f"_status = {self.const(code)}()")
                 if returns:  # (a `return`: compiler.returned, raised as the compiled list does)
                     out += block("if _status < 0:\n    raise ReturnFromFunction(-1 - _status)", ind)
@@ -470,11 +475,14 @@ class Writer:
             comp.cold = outer
         return out if inline else None
 
-    def compound(self, comp: Compiler, item: A.ListItem, ind: int) -> list[str]:
+    def compound(
+        self, comp: Compiler, item: A.ListItem, ind: int, made: tuple[Code, bool] | None = None
+    ) -> list[str]:
         """An `if`, `case`, `{ }` or `&&`/`||` command as statements at level `ind` setting
         `_status`, written as a generated function body writes it (funcgen.Body: its commands
         written in likewise, or their closures called where they cannot be), a `return` in it
-        raised as the loop's closures raise it."""
+        raised as the loop's closures raise it. `made`: a simple command compiled already (its
+        code and whether it can return), written from its step's or test's text."""
         body = self.inner
         if body is None:
             from . import casegen
@@ -484,7 +492,11 @@ class Writer:
             self.namespace.update(STEP_NAMESPACE, ex=ex, expander=ex.expander, maybe_glob=maybe_glob)
             self.namespace.update(casegen.names(comp))
         body.gen.lines = []
-        ends = body.command(item, ind, False)
+        ends = (
+            body.command(item, ind, False)
+            if made is None
+            else body.written(made[0], False, made[1], ind, False)
+        )
         lines = ["    " * ind + "b = rt.budget", *body.gen.lines, "    " * ind + "_status = s"]
         if ends:
             lines += block("if s < 0:\n    raise ReturnFromFunction(-1 - s)", ind)

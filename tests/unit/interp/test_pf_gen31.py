@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from sandbash import Bash, ExecutionLimitError, Policy
-from sandbash.interp import arithfor, casegen, compiler, funcgen, loopgen
+from sandbash.interp import arithfor, casegen, compiler, funcgen, loopgen, steps
 from sandbash.syntax import ast as A
 
 from .walking import run_walked, walking
@@ -235,3 +235,68 @@ def test_the_nesting_cap_keeps_deep_compounds_as_closures(monkeypatch: pytest.Mo
     for depth in (0, 1, 2, 3, 5):
         monkeypatch.setattr(funcgen, "_IF_DEPTH", depth)
         assert run_walked(script, False) == run_walked(script, True) == ("14\n", "", 0)
+
+
+@pytest.fixture
+def step_closures(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times a step's closure (an assignment's, a `local`'s: steps.closure) runs."""
+    runs = [0]
+    original = steps.closure
+
+    def spy(*args: object) -> compiler.Code:
+        code = original(*args)  # type: ignore[arg-type]
+
+        def counted() -> int:
+            runs[0] += 1
+            return code()
+
+        return counted
+
+    monkeypatch.setattr(steps, "closure", spy)
+    return runs
+
+
+ASSIGNING = {
+    "while": "i=0; while (( i < 3000 )); do x=v$i; y=${x%?}; (( i++ )); done; echo $x $y",
+    "arith-for": "for ((i = 0; i < 3000; i++)); do x=v$i; y=${x#v}; done; echo $x $y",
+    "case": "for ((i = 0; i < 3000; i++)); do case $i in *) x=v$i ;; esac; done; echo $x",
+    "function": "f() { local n; for ((i = 0; i < 3000; i++)); do n=$i; done; echo $n; }; f",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(ASSIGNING))
+def test_a_loops_assignments_are_written_in(shape: str, step_closures: list[int]) -> None:
+    """A generated loop's `NAME=WORD` commands run their step's text in place: their closures run
+    only before the loop is generated, a small part of the steps; the result is the walker's."""
+    script = ASSIGNING[shape]
+    with walking(False):
+        got = Bash().exec(script)
+    assert (got.stdout, got.stderr, got.exit_code) == run_walked(script, True)
+    assert step_closures[0] < 1100
+
+
+@pytest.mark.parametrize(
+    "late",
+    [
+        "declare -i x",
+        "readonly x",
+        "set -a",
+        "declare -n x=z",
+        "declare -u x",
+        "x=(a b)",
+        "unset x",
+        "trap 'echo T' DEBUG",
+        "set -x",
+        "local x",
+    ],
+)
+def test_an_assignment_meeting_an_attribute_late_is_as_walked(late: str) -> None:
+    """What the written-in store's common case does not cover, turned on in the middle of the
+    loop: the general way, as walked."""
+    script = (
+        "exec 2>&1\nf() {\nfor ((i = 0; i < 1400; i++)); do\n"
+        f'  (( i == 1350 )) && {{ {late}; }}\n  x=1$i\n  (( i > 1395 )) && echo "$x $z"\ndone\n}}\nf; echo $? "$x"'
+    )
+    got = run_walked(script, False)
+    assert got == run_walked(script, True)
+    assert got[0]  # (readonly: the error ends the script, as in bash)
