@@ -260,6 +260,8 @@ class Bash:
         view = self.vfs.view("/")
         for d in ("/tmp", "/home", self.identity.home, "/bin", "/usr/bin", cwd):
             try:
+                # (a mount below it leaves a read-only stand-in there: made a real directory)
+                self.vfs.tree.materialize(d, 0o755, self.identity.uid, self.identity.gid)
                 view.mkdir(d, parents=True)
             except FsError:
                 pass
@@ -290,6 +292,10 @@ class Bash:
             return self.cwd
         place = _absolute(cwd, self.cwd)
         view = self.vfs.view("/")
+        try:
+            self.vfs.tree.materialize(place, 0o755, self.identity.uid, self.identity.gid)
+        except FsError:
+            pass  # (a file on the way: the checks below say so)
         if not view.is_dir(place):
             try:
                 view.mkdir(place, parents=True)

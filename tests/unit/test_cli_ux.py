@@ -48,6 +48,14 @@ def test_mount_with_cwd(tmp_path: pathlib.Path, mode: str) -> None:
     assert (p.stdout, p.stderr, p.returncode) == (b"/data\n2\n", b"", 0)
 
 
+@pytest.mark.parametrize("point", ["/home/user/proj", "/tmp/in"])
+def test_a_mount_below_home_or_tmp_leaves_them_writable(tmp_path: pathlib.Path, point: str) -> None:
+    (tmp_path / "a.txt").write_text("host\n")
+    script = f"cat {point}/a.txt; echo x > ~/f && echo y > /tmp/g && cat ~/f /tmp/g"
+    p = run(["--mount", f"{tmp_path}:{point}:ro", "-c", script])
+    assert (p.stdout, p.stderr, p.returncode) == (b"host\nx\ny\n", b"", 0)
+
+
 def test_cwd_that_cannot_exist_is_a_one_line_error(tmp_path: pathlib.Path) -> None:
     p = run(["--mount", f"{tmp_path}:/data:ro", "--cwd", "/data/missing", "-c", "pwd"])
     assert p.returncode == 2

@@ -324,6 +324,28 @@ class MountFs:
         self._change(dst)
         ms.fs.link(rs, rd)
 
+    def materialize(self, path: str, mode: int, uid: int, gid: int) -> None:
+        """Make `path`, a directory shown only to lead to a mount point below it, a real directory
+        of the backend holding it (its parents likewise), with this mode and owner; nothing when
+        it is real already or its mount is read-only. For the directories an embedder's sandbox
+        needs writable (/tmp, the home directory, the cwd): `--mount ./p:/home/user/p` left the
+        home directory a read-only stand-in, so `echo x > ~/f` was refused."""
+        m, rel = self._route(path)
+        if isinstance(m.fs, MountFs):
+            m.fs.materialize(rel, mode, uid, gid)
+            return
+        if m.read_only or path not in self._virtual:
+            return
+        try:
+            m.fs.lstat(rel)
+            return
+        except FsError:
+            pass
+        head = parent_name(path)[0]
+        if head != path and rel != "/":
+            self.materialize(head, 0o755, uid, gid)
+        m.fs.mkdir(rel, mode, uid, gid)
+
     def _meta(self, path: str) -> tuple[Mount, str]:
         m, rel = self._change(path)
         if rel != "/" and path in self._virtual:

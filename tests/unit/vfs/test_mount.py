@@ -99,3 +99,28 @@ def test_nested_mountfs_table(tmp_path: Path) -> None:
     assert paths == ["/", "/dev", "/x", "/x/a"]
     outer.umount("/x")
     assert [m.path for m in Vfs(outer).mounts()] == ["/", "/dev"]
+
+
+def test_materialize_makes_a_stand_in_a_real_directory(tmp_path: Path) -> None:
+    vfs, mfs = stack(tmp_path)
+    fs = vfs.view("/")
+    vfs.tree.materialize("/mnt", 0o1777, 1000, 1000)  # through the Vfs's own table (nested)
+    st = fs.stat("/mnt")
+    assert (st.mode & 0o7777, st.uid, st.gid) == (0o1777, 1000, 1000)
+    assert fs.listdir("/mnt") == ["cow", "ro"]  # the mount points below are still shown
+    fs.write_file("/mnt/new", b"x")
+    assert fs.read_file("/mnt/new") == b"x"
+    vfs.tree.materialize("/mnt", 0o755, 0, 0)  # real already: unchanged
+    assert fs.stat("/mnt").mode & 0o7777 == 0o1777
+    vfs.tree.materialize("/mnt/ro", 0o755, 0, 0)  # a mount point, not a stand-in: nothing made
+    vfs.tree.materialize("/other", 0o755, 0, 0)  # nothing leads to a mount there: nothing made
+    assert err(lambda: fs.stat("/other")) == errno.ENOENT
+    deep = MountFs(MemoryFs())
+    deep.mount("/a/b/c", MemoryFs())
+    deep.materialize("/a/b", 0o700, 7, 7)  # its parents made too
+    assert [deep.lstat(p).uid for p in ("/a", "/a/b")] == [7, 7]
+    ro = MountFs(MemoryFs(), read_only=True)
+    ro.mount("/x/y", MemoryFs())
+    ro.materialize("/x", 0o755, 0, 0)  # a read-only backend keeps its stand-in
+    assert err(lambda: ro.chmod("/x", 0o700)) in (errno.EPERM, errno.EROFS)
+    assert mfs.listdir("/") == ["mnt", "store"]
