@@ -103,7 +103,8 @@ class CommandSpec(metaclass=Declared):
     usage: str = "[OPTION]... [FILE]..."
     summary: str = ""
     opts: tuple[Opt, ...] = ()
-    stop_at_operand: bool = False  # options end at the first operand (GNU's "+" getopt: env, xargs, find, basename)
+    # options end at the first operand (GNU's "+" getopt strings: env, xargs, find, basename)
+    stop_at_operand: bool = False
     usage_status: int = 1  # exit status of a usage error (2 for grep, diff, ...)
     help_extra: str = ""
     # legacy numeric option: `head -5` means `head -n 5` (the Opt key given here); the digits-only
