@@ -28,7 +28,7 @@ from functools import partial
 
 from ..expand.pattern import glob_shape
 from ..syntax import ast as A
-from .steps import _traced
+from .steps import _traced, plain_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,6 +76,28 @@ def fast_test(pat: A.Word, subject: str, const: Callable[[object], str]) -> str 
     return None
 
 
+def _read(word: A.Word, sj: str, subject: str, const: Callable[[object], str]) -> str:
+    """The subject's expansion into `sj` (at level 1): a `$name` or `"$name"` of a plain name
+    (steps.plain_name) bound in the innermost scope to a string, no reference, within
+    CHARGE_FROM, read in place (what its string function gives for it: the value as it is, no
+    splitting or globbing in a `case` word); anything else, the string function `subject`."""
+    name = plain_name(word)
+    if name is None:
+        return f"    {sj} = {subject}()\n"
+    return (
+        f"    if (\n"
+        f"        (_v := st.vars.scopes[-1].get({const(name)})) is not None\n"
+        f"        and type(_v) is Var\n"
+        f"        and not _v.attrs & NAMEREF\n"
+        f"        and type({sj} := _v.value) is str\n"
+        f"        and len({sj}) <= CHARGE_FROM\n"
+        f"    ):\n"
+        f"        pass\n"
+        f"    else:\n"
+        f"        {sj} = {subject}()\n"
+    )
+
+
 def case_cmd(body: Body, node: A.Case, ind: int) -> bool | None:
     """`node` as statements at level `ind` setting `s` (see the module's docstring); whether a
     `return` in it can end the body; None, with nothing written, for a `case` that falls through."""
@@ -115,7 +137,7 @@ def case_cmd(body: Body, node: A.Case, ind: int) -> bool | None:
         f"st.compound_line({node.line}, rt.budget.commands)\n"
         f"if not mode.untraced and st.traps and not st.in_trap:  # (for an ERR or EXIT trap)\n"
         f"    sh.current_command = {header}\n"
-        f"try:\n    {sj} = {subject}()\n"
+        f"try:\n{_read(node.word, sj, subject, const)}"
         f"except ArithError as e:\n    s = expansion_failed(ExpansionError(e.render(), 1, arith=True))\n"
         f"else:\n    {nc} = st.shopts['nocasematch']",
         ind + 2,

@@ -300,3 +300,33 @@ def test_an_assignment_meeting_an_attribute_late_is_as_walked(late: str) -> None
     got = run_walked(script, False)
     assert got == run_walked(script, True)
     assert got[0]  # (readonly: the error ends the script, as in bash)
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        "v=abc",
+        "local v=abd",
+        "v=(abe x)",
+        "local -n v=w; w=abf",
+        "local v",
+        "declare -i v=7",
+        "v=$(printf 'a%.0s' {1..5000})",
+        "unset v; set -u",
+        "declare -A v=([0]=abg)",
+    ],
+)
+@pytest.mark.parametrize("subject", ["$v", '"$v"', "$LINENO", "${v}"])
+def test_a_subject_read_in_place_is_as_walked(setup: str, subject: str) -> None:
+    """A `case $name` subject read in place from the innermost scope (casegen._read), for the
+    kinds of variable it must leave to the string function: the walker's result."""
+    script = (
+        "exec 2>&1\nf() {\n"
+        f"  {setup}\n"
+        "  for ((i = 0; i < 1300; i++)); do\n"
+        f"    case {subject} in ab*) r=$i ;; 7) r=seven ;; a*) r=long ;; '') r=empty ;; *) r=other ;; esac\n"
+        '  done\n  echo "$r"\n}\nf; echo $?'
+    )
+    got = run_walked(script, False)
+    assert got == run_walked(script, True)
+    assert got[0]
