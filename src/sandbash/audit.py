@@ -45,6 +45,36 @@ IMPLICIT_RULE = "paths.implicit"  # policy.RULE_IMPLICIT: checks the shell makes
 Redactor = Callable[[Sequence[str]], list[str]]
 _RUN_IDS = itertools.count(1)  # run ids unique within the process
 
+# An argument an event shows is cut past ARG_CHARS characters, and an event's argv past ARGV_CHARS
+# in all: a script's words would otherwise be copied into the events a run keeps (and each sink
+# gets) without bound: 400 calls of `f "$x$i"` with a 1 MB x held 386 MB past a 64 MB max_memory
+ARG_CHARS = 4096
+ARGV_CHARS = 65536
+
+
+def bounded_text(text: str) -> str:
+    """A target (path, URL) or argument as an event shows it: cut past ARG_CHARS characters."""
+    if len(text) <= ARG_CHARS:
+        return text
+    return f"{text[:ARG_CHARS]}...[{len(text) - ARG_CHARS} more characters]"
+
+
+def bounded_argv(argv: list[str]) -> list[str]:
+    """`argv` as an event shows it: a long argument cut (`...[N more characters]`), the arguments
+    past ARGV_CHARS in all counted (`...[N more arguments]`)."""
+    if len(argv) <= ARGV_CHARS // ARG_CHARS and all(len(a) <= ARG_CHARS for a in argv):
+        return argv
+    out: list[str] = []
+    total = 0
+    for i, a in enumerate(argv):
+        a = bounded_text(a)
+        total += len(a)
+        if total > ARGV_CHARS:
+            out.append(f"...[{len(argv) - i} more arguments]")
+            break
+        out.append(a)
+    return out
+
 
 @dataclass(frozen=True)
 class AuditEvent:
@@ -252,8 +282,10 @@ class Recorder:
     A sink that raises does not stop the run (an audit failure is not a script failure),
     but the exception is kept in `sink_errors` for the embedding program."""
 
-    # events kept for ExecResult.events; sinks still see every event past this
+    # events kept for ExecResult.events, and the characters of their argvs (bounded_argv); sinks
+    # still see every event past these
     MAX_KEPT = 100_000
+    MAX_KEPT_CHARS = 16 << 20
 
     def __init__(self, audit: Audit | None, run_id: str | None = None) -> None:
         self.audit = audit
@@ -266,6 +298,7 @@ class Recorder:
         self._lock = _thread.RLock()
         self._clock = audit.clock if audit is not None else time.time
         self._open: dict[int, tuple[float, str]] = {}
+        self._kept_chars = 0
 
     def emit(self, kind: str, **fields: Any) -> AuditEvent:
         # one lock around numbering and the sinks: events from concurrent pipeline stages reach
@@ -273,7 +306,15 @@ class Recorder:
         with self._lock:
             self._seq += 1
             event = AuditEvent(kind, self._seq, self._clock(), self.run_id, fields)
-            if len(self.events) < self.MAX_KEPT or kind == RUN_END:
+            argv = fields.get("argv")
+            size = sum(map(len, argv)) if argv else 0
+            target = fields.get("target")
+            if target.__class__ is str:
+                size += len(target)
+            if (
+                len(self.events) < self.MAX_KEPT and self._kept_chars + size <= self.MAX_KEPT_CHARS
+            ) or kind == RUN_END:
+                self._kept_chars += size
                 self.events.append(event)
             else:
                 self.dropped += 1
@@ -293,7 +334,8 @@ class Recorder:
         return self.audit.decisions == "all"
 
     def redact(self, argv: Sequence[str]) -> list[str]:
-        return self.audit.redact(argv) if self.audit is not None else list(argv)
+        """`argv` as an event shows it: through the audit's redaction, then bounded_argv."""
+        return bounded_argv(self.audit.redact(argv) if self.audit is not None else list(argv))
 
     # -- the executor's interface (see policy.py's wiring notes)
 

@@ -99,7 +99,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .audit import DECISION, Recorder
+from .audit import DECISION, Recorder, bounded_text
 from .host.services import SERVICE_ACTIONS, SERVICE_WRITES, UNIT_SUFFIXES
 from .vfs.ops import READ_OPS, SUBTREE_OPS, WRITE_OPS, FileOp
 
@@ -1139,7 +1139,7 @@ class Gate:
             return
         fields: dict[str, Any] = {
             "action": action,
-            "target": target,
+            "target": bounded_text(target),
             "decision": "allow" if decision.allowed else "deny",
             "rule": decision.rule,
             "policy": self.policy.name,

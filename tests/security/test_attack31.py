@@ -112,3 +112,78 @@ def test_json_within_the_budget_answers_as_jq(name: str) -> None:
     assert out.kind == "result", out.describe()
     assert out.stdout.decode() == RESULTS[name][1], out.describe()
     assert out.extra["peak_rss"] < (256 << 20) + (150 << 20), out.describe()
+
+
+# ------------------------------------------------------------ the audit events a run keeps
+
+# The events a run keeps (ExecResult.events) and each sink gets held every argument whole: 400 calls
+# of `f "$x$i"` with a 1 MB x held 386 MB past a 64 MB max_memory, with nothing charged. An event
+# shows an argument (or a decision's target) up to audit.ARG_CHARS characters, its argv up to
+# ARGV_CHARS, and a run keeps events up to Recorder.MAX_KEPT_CHARS of them.
+
+
+def _audited_bash() -> Any:
+    from sandbash import Bash, Policy
+
+    return Bash(policy=Policy(deny=["curl"]))
+
+
+_MB_WORD = "x=$(head -c 1000000 /dev/zero | tr '\\0' a)"
+AUDIT_BOMBS = {
+    "audit-function-argument": f'{_MB_WORD}; f() {{ :; }}; for i in $(seq 600); do f "$x$i"; done; echo ok',
+    "audit-program-argument": f'{_MB_WORD}; for i in $(seq 600); do /bin/true "$x$i"; done; echo ok',
+    "audit-refused-argument": f'{_MB_WORD}; for i in $(seq 600); do curl "$x$i" 2>/dev/null; done; echo ok',
+    "audit-builtin-argument": f'{_MB_WORD}; for i in $(seq 600); do : "$x$i"; done; echo ok',
+    "audit-many-arguments": "x=$(seq 100000); for i in $(seq 300); do /bin/true $x $i; done; echo ok",
+}
+AUDIT_CASES = [
+    param(
+        name, script, timeout=60, profile="default", overrides={"max_memory": 64 << 20}, build=_audited_bash
+    )
+    for name, script in sorted(AUDIT_BOMBS.items())
+]
+
+
+@pytest.fixture(scope="module")
+def audit_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_audit_events_hold_bounded_arguments")
+
+
+@pytest.mark.parametrize("case", AUDIT_CASES)
+def test_audit_events_hold_bounded_arguments(
+    case: dict[str, Any], audit_outcomes: dict[str, Outcome]
+) -> None:
+    out = audit_outcomes[case["id"]]
+    assert out.kind == "result" and out.stdout == b"ok\n", out.describe()
+    assert out.extra["peak_rss"] < (64 << 20) + (150 << 20), out.describe()
+
+
+def test_audit_event_shows_a_cut_argument_and_target() -> None:
+    from sandbash import Bash, Policy
+    from sandbash.audit import ARG_CHARS, ARGV_CHARS
+
+    b = Bash(policy=Policy(deny=["curl"]), files={"/w/a": "x"})
+    long = "a" * (ARG_CHARS + 10)
+    r = b.exec(f'f() {{ :; }}; f "{long}" b; curl "{long}"; [ -e "/w/{long}" ]; /bin/true $(seq 20000)')
+    starts = [e["argv"] for e in r.events if e["kind"] == "command.start"]
+    assert ["f", "a" * ARG_CHARS + "...[10 more characters]", "b"] in starts
+    refused = [e for e in r.events if e["kind"] == "decision" and e["decision"] == "deny"]
+    assert refused and all(len(a) <= ARG_CHARS + 40 for e in refused for a in e["argv"])
+    targets = [e["target"] for e in r.events if e["kind"] == "decision" and e["target"].startswith("/w/a")]
+    assert targets and all(len(t) <= ARG_CHARS + 40 for t in targets)
+    many = next(a for a in starts if a[0] == "/bin/true")
+    assert many[-1].startswith("...[") and many[-1].endswith(" more arguments]")
+    assert sum(map(len, many[:-1])) <= ARGV_CHARS and many[:3] == ["/bin/true", "1", "2"]
+
+
+def test_a_run_keeps_events_up_to_a_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbash import Bash, Policy
+    from sandbash.audit import Recorder
+
+    monkeypatch.setattr(Recorder, "MAX_KEPT_CHARS", 100_000)
+    b = Bash(policy=Policy(deny=["curl"]))
+    r = b.exec('x=$(printf "%4000s" ""); for i in $(seq 100); do /bin/true "$x"; done; echo done')
+    kept = sum(len(a) for e in r.events for a in e.get("argv", ()))
+    assert kept <= 100_000 and r.stdout == "done\n"
+    end = r.events[-1]
+    assert end["kind"] == "run.end" and end["events_dropped"] > 0
