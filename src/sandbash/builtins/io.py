@@ -572,6 +572,15 @@ def _read_chars(
     return text, eof, escapes
 
 
+# read's options as the parser gave them, by the command's words (a `while read -t 5 -n 1 c` loop
+# parses the same words at each character): (each letter given with its last value, the operands,
+# -n/-N's count). Only parses that succeeded (an error is reported each time), and of words no
+# longer than _PARSED_TEXT in all; cleared when it holds _PARSED_MAX. What the parser gives is a
+# function of the words alone (the value converters read no shell state), so one run's entries
+# serve another's; the entries are never changed, only read.
+_PARSED: dict[tuple[str, ...], tuple[Mapping[str, Any], tuple[str, ...], int | None]] = {}
+_PARSED_TEXT = 256
+_PARSED_MAX = 64
 _RAW_ONLY: Mapping[str, Any] = {"r": None}  # (bi_read: `read -r NAME...`, `read NAME...`)
 _NO_OPTIONS: Mapping[str, Any] = {}
 
@@ -595,13 +604,22 @@ def read_with_ifs(sh: Shell, argv: list[str], ifs: str | None) -> int:
         given = _NO_OPTIONS
         names = argv[1:]
     else:
-        opts = parse_builtin_status(sh, argv, "ersa:d:i:n:N:p:t:u:", _READ_TYPES)
-        if isinstance(opts, int):
-            return opts
-        given = opts.last()  # one pass
-        names = opts.args
-        if "n" in given or "N" in given:
-            nchars = opts.value("nN")
+        key = tuple(argv)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            opts = parse_builtin_status(sh, argv, "ersa:d:i:n:N:p:t:u:", _READ_TYPES)
+            if isinstance(opts, int):
+                return opts
+            given = opts.last()  # one pass
+            if "n" in given or "N" in given:
+                nchars = opts.value("nN")
+            parsed = (given, tuple(opts.args), nchars)
+            if sum(map(len, key)) <= _PARSED_TEXT:
+                if len(_PARSED) >= _PARSED_MAX:
+                    _PARSED.clear()
+                _PARSED[key] = parsed
+        given, args, nchars = parsed
+        names = list(args)
     raw = "r" in given
     delim: str = given.get("d", "\n")[:1]
     exact = "N" in given  # bash: -N sets "ignore the delimiter" for good, a later -n only the count

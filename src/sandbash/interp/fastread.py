@@ -68,9 +68,10 @@ ReadOptions = tuple[bool, "str | None", list[str], bytes, int]
 
 def _read_options(words: list[str]) -> ReadOptions | None:
     """(-r given, -a's array, the names, -d's delimiter, -u's descriptor) of read's words after
-    `read`, as the builtin's getopt reads them: clusters of r, a, d and u (`-ra f`, `-r -a f`,
-    `-a f -r`, `-rd ';'`, `-d '' -r`, `-u3`: a, d and u take the rest of their word or the next
-    one), the last of each winning, `--` ending them. The delimiter is -d's first character as
+    `read`, as the builtin's getopt reads them: clusters of r, s, e, a, d, u, p and i (`-ra f`,
+    `-r -a f`, `-a f -r`, `-rd ';'`, `-d '' -r`, `-u3`, `-rsp 'x: '`: a, d, u, p and i take the
+    rest of their word or the next one), the last of each winning, `--` ending them; -s, -e, -p
+    and -i change nothing where the input is no terminal, which it never is here. The delimiter is -d's first character as
     the builtin encodes it (b"\\0" for `-d ''`), only an ASCII one; the descriptor only decimal
     digits. None for any other option or value (the builtin parses and reports those)."""
     raw = False
@@ -90,7 +91,9 @@ def _read_options(words: list[str]) -> ReadOptions | None:
             if c == "r":
                 raw = True
                 continue
-            if c not in ("a", "d", "u"):
+            if c == "s" or c == "e":
+                continue  # (no terminal to keep from echoing or to edit on: the builtin ignores them)
+            if c not in ("a", "d", "u", "p", "i"):
                 return None
             value = word[j + 1 :]
             if not value:
@@ -100,6 +103,8 @@ def _read_options(words: list[str]) -> ReadOptions | None:
                 k += 1
             if c == "a":
                 array = value
+            elif c == "p" or c == "i":
+                pass  # (a prompt or an editing text: shown on a terminal only, never here)
             elif c == "d":
                 first = value[:1]
                 if not first.isascii():

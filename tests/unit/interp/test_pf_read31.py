@@ -1,0 +1,110 @@
+"""`read` in loops (issue 23, pf-read31): the options that change nothing without a terminal
+(-s, -e, -p PROMPT, -i TEXT) are read by the compiler's shapes (interp/fastread._read_options),
+and the builtin keeps the parse of the option words it has seen (builtins/io._PARSED). The
+spec table pf_read31_options.txt checks both against bash 5.2; here the compiled loops against
+the walked builtin, and the parse kept against a fresh one."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sandbash import Bash, ExecutionLimitError
+from sandbash.builtins import io as read_io
+from sandbash.interp.fastread import _read_options
+from sandbash.limits import Limits
+
+from .walking import run_walked, walking
+
+
+@pytest.mark.parametrize(
+    ("words", "want"),
+    [
+        (["-rs", "x"], (True, None, ["x"], b"\n", 0)),
+        (["-s", "-e", "x", "y"], (False, None, ["x", "y"], b"\n", 0)),
+        (["-rsp", "P: ", "-a", "f"], (True, "f", [], b"\n", 0)),
+        (["-pP: ", "-i", "text", "-r", "x"], (True, None, ["x"], b"\n", 0)),
+        (["-e", "-d", "", "-u3", "x"], (False, None, ["x"], b"\0", 3)),
+        (["-sr", "--", "-x"], (True, None, ["-x"], b"\n", 0)),
+        (["-rp"], None),  # (-p's value missing: the builtin's message)
+        (["-ri"], None),
+        (["-rz", "x"], None),
+        (["-rn", "1", "x"], None),  # (-n, -N, -t: the builtin reads them)
+        (["-t", "1", "x"], None),
+    ],
+)
+def test_read_options_take_the_flags_without_a_terminal(
+    words: list[str], want: tuple[object, ...] | None
+) -> None:
+    assert _read_options(words) == want
+
+
+_OPTION_WORDS = ["-r", "-s", "-e", "-rs", "-sr", "-p '> '", "-p ''", "-i x", "-e -i y", "-rsp 'p: '"]
+_LINES = ["a,b c", "d\\,e f", " g  h ", "", "i\\", "j:k,l", "é,m"]
+
+
+def _loop_script(rng: random.Random) -> str:
+    text = "\\n".join(rng.choice(_LINES) for _ in range(rng.randrange(1, 6)))
+    end = rng.choice(["\\n", ""])  # (a last line without a newline: status 1, still assigned)
+    lines = [f"printf '{text}{end}' > in"]
+    for _ in range(6):
+        opts = " ".join(rng.choice(_OPTION_WORDS) for _ in range(rng.randrange(1, 3)))
+        prefix = rng.choice(["", "IFS=, ", "IFS= ", "IFS=: "])
+        target = rng.choice(["x y", "x", "", "-a f", "x y z"])
+        lines.append(
+            "unset x y z f REPLY; n=0;"
+            f" while {prefix}read {opts} {target}; do n=$((n+1));"
+            ' echo "$n [${x-u}][${y-u}][${z-u}][${f[*]-u}][${REPLY-u}]"; done < in 2>&1;'
+            ' echo "st=$? [${x-u}][${REPLY-u}]"'
+        )
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_loops_with_terminal_only_options_are_the_builtins(seed: int) -> None:
+    script = _loop_script(random.Random(seed))
+    assert run_walked(script, False) == run_walked(script, True)
+
+
+_PARSE_SCRIPT = r"""printf 'abcdef\nxy\nlast' > in
+for n in 1 2 3 1 2; do read -r -n $n c < in; echo "$n<$c>"; done
+n=0; while IFS= read -r -N 4 c; do n=$((n+1)); printf '%s<%q>\n' $n "$c"; done < in
+for i in 1 2; do read -n -1 c < in; echo "st=$?"; read -t x c < in; echo "st=$?"; done 2>&1
+for i in 1 2; do read -q c < in; echo "st=$?"; read -u 9 c; echo "st=$?"; done 2>&1
+for a in x y x; do read -r -a $a -d c < in; done; echo "${x[*]} ${y[*]}"
+while read -t 5 -n 3 -r -a w; do echo "${w[*]}"; done < in; echo "st=$?"
+read -r --help 2>&1 | head -n 1; echo "st=${PIPESTATUS[0]}"
+"""
+
+
+def test_a_kept_parse_answers_as_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = Bash().exec(_PARSE_SCRIPT)
+    monkeypatch.setattr(read_io, "_PARSED_TEXT", -1)  # (nothing kept: every call parses)
+    read_io._PARSED.clear()
+    fresh = Bash().exec(_PARSE_SCRIPT)
+    assert read_io._PARSED == {}
+    assert (kept.stdout, kept.stderr, kept.exit_code) == (fresh.stdout, fresh.stderr, fresh.exit_code)
+    assert "5<ab>" not in kept.stdout and "1<a>\n2<ab>\n3<abc>\n1<a>\n2<ab>\n" in kept.stdout
+
+
+def test_the_kept_parses_stay_few_and_short() -> None:
+    read_io._PARSED.clear()
+    r = Bash().exec(
+        "printf 'a\\n' > in; for i in $(seq 300); do read -r -p \"$i\" x < in; done; echo $x;"
+        ' p=$(printf "%300s" ""); read -r -p "$p" y < in; read -n 1 -p "$p$p" z < in; echo $y $z'
+    )
+    assert (r.stdout, r.exit_code) == ("a\na a\n", 0)
+    assert 0 < len(read_io._PARSED) <= read_io._PARSED_MAX
+    assert all(sum(map(len, key)) <= read_io._PARSED_TEXT for key in read_io._PARSED)
+    for parsed in read_io._PARSED.values():  # (kept operands are a tuple: no caller can change them)
+        assert type(parsed[1]) is tuple
+
+
+@pytest.mark.parametrize("walker", [False, True])
+@pytest.mark.parametrize("opts", ["-rs", "-e", "-rp '> '", "-s -i t", "-rs -n 2000", "-t 9 -r"])
+def test_a_long_line_ends_on_max_string_length(opts: str, walker: bool) -> None:
+    script = f'printf "%1990s\\n" "" > in; while IFS= read {opts} line; do :; done < in'
+    with walking(walker), pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(max_string_length=1000)).exec(script)
+    assert info.value.limit == "max_string_length"
