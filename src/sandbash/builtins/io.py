@@ -482,7 +482,9 @@ def _read_chars(
     deadline = time.monotonic() + timeout if timeout is not None else None
     pending_backslash = False
     eof = False
-    utf8 = _utf8_shell(sh)
+    # (the locale asked once a byte is taken alone: a run of ASCII, the delimiter or a NUL needs
+    # no answer, and asking costs more than a short read; `read -n 1` runs once a character)
+    utf8: bool | None = None
     cut: int | None = None  # where a NUL read inside a character ends the value
     buf = b""
     stop = _char_stop((b"" if exact else delim_b) + (b"" if raw else b"\\"))
@@ -529,6 +531,8 @@ def _read_chars(
                 break
             if b == b"\0":
                 continue  # dropped, as above
+        if utf8 is None:
+            utf8 = _utf8_shell(sh)
         buf += b
         if utf8:
             if len(buf) < _MB_NEED[buf[0]] and (len(buf) == 1 or 0x80 <= b[0] <= 0xBF):
@@ -741,8 +745,9 @@ def read_line(
     delim: bytes,
     fd: int,
     first: bytes | None = None,
+    chars: tuple[int, bool] | None = None,
 ) -> int:
-    """`[IFS=TEXT] read [-r] [-a ARRAY] [-d DELIM] [-u FD] [NAME...]` as interp/fastread compiled
+    """`[IFS=TEXT] read [-r] [-a ARRAY] [-d DELIM] [-u FD] [-n|-N COUNT] [NAME...]` as interp/fastread compiled
     it (`while IFS=, read -r a b c`, `while read -ra f`, `while IFS= read -r -d '' f`): the
     options read once, the names plain identifiers (`plain`: each is no special variable, so
     store_plain may store it), one record ending with `delim` (one byte) from descriptor `fd` as
@@ -750,17 +755,20 @@ def read_line(
     binding's text, None: IFS's value. `first`: the record's first line, read from `fd` already
     (fastread's read_cmd takes the usual record itself and leaves the others here). A descriptor
     that cannot be read takes read_with_ifs (its messages: -u's 'invalid file descriptor', else
-    'read error')."""
+    'read error'). `chars`: -n/-N's count and whether -N was given (then the delimiter is no
+    end and the characters are not split), read as read_with_ifs reads them."""
     stream = sh.state.fds.get(fd)
     if stream is None or not stream.readable:
         return read_with_ifs(sh, argv, ifs)
     try:
-        text, eof, escaped = _read_record(sh, stream, delim, raw, first)
+        if chars is None:
+            text, eof, escaped = _read_record(sh, stream, delim, raw, first)
+        else:
+            text, eof, escaped = _read_chars(sh, stream, delim, chars[0], chars[1], raw, None)
     except OSError as e:
         return read_failed(sh, fd, e)
-    return _assign_read(
-        sh, text, escaped, sh.ifs() if ifs is None else ifs, 1 if eof else 0, array, names, plain, None
-    )
+    separators = _read_ifs(sh, chars is not None and chars[1], ifs)
+    return _assign_read(sh, text, escaped, separators, 1 if eof else 0, array, names, plain, None)
 
 
 # the compiled `read` (interp/fastread finds these here: the interpreter does not import builtins):

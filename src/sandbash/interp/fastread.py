@@ -45,11 +45,8 @@ if TYPE_CHECKING:
 # (the builtin, its argv) -> status: what plain_builtin calls in place of _redirected
 Redirected = Callable[["Builtin", list[str]], int]
 # builtins/io.read_line: (shell, argv, the binding's IFS text, -r, names, each plain, -a's array,
-# -d's delimiter byte, -u's descriptor, the record's first line when read already)
-ReadLine = Callable[
-    ["Shell", list[str], "str | None", bool, list[str], list[bool], "str | None", bytes, int, "bytes | None"],
-    int,
-]
+# -d's delimiter byte, -u's descriptor, the record's first line when read already[, -n/-N])
+ReadLine = Callable[..., int]
 # builtins/io._assign_read: (shell, the record's text, its escaped positions, IFS, the status, -a's
 # array, the names, each plain, the first name's reference) -> the status
 AssignRead = Callable[
@@ -60,24 +57,30 @@ AssignRead = Callable[
 # `[IFS=TEXT] read [-r] [-a ARRAY] [-d DELIM] [-u FD] [NAME...]`: (-r given, the names: plain
 # identifiers, none of them IFS; the text of a temporary `IFS=TEXT` binding, None: no binding; -a's
 # array, a plain identifier other than IFS, with no names then; the delimiter as bytes, b"\n"
-# without -d; the descriptor read, 0 without -u). A tuple: typing's NamedTuple is no start-up import.
-ReadShape = tuple[bool, list[str], "str | None", "str | None", bytes, int]
-# what _read_options gives: (-r given, -a's array, the names, the delimiter, the descriptor)
-ReadOptions = tuple[bool, "str | None", list[str], bytes, int]
+# without -d; the descriptor read, 0 without -u; -n/-N's count and whether -N was given, None
+# without them). A tuple: typing's NamedTuple is no start-up import.
+ReadShape = tuple[bool, list[str], "str | None", "str | None", bytes, int, "Chars | None"]
+# -n/-N: (the count of characters, -N given: the delimiter ignored and no splitting)
+Chars = tuple[int, bool]
+# what _read_options gives: (-r given, -a's array, the names, the delimiter, the descriptor, -n/-N)
+ReadOptions = tuple[bool, "str | None", list[str], bytes, int, "Chars | None"]
 
 
 def _read_options(words: list[str]) -> ReadOptions | None:
-    """(-r given, -a's array, the names, -d's delimiter, -u's descriptor) of read's words after
-    `read`, as the builtin's getopt reads them: clusters of r, s, e, a, d, u, p and i (`-ra f`,
-    `-r -a f`, `-a f -r`, `-rd ';'`, `-d '' -r`, `-u3`, `-rsp 'x: '`: a, d, u, p and i take the
-    rest of their word or the next one), the last of each winning, `--` ending them; -s, -e, -p
-    and -i change nothing where the input is no terminal, which it never is here. The delimiter is -d's first character as
+    """(-r given, -a's array, the names, -d's delimiter, -u's descriptor, -n/-N's count and -N) of
+    read's words after `read`, as the builtin's getopt reads them: clusters of r, s, e, a, d, u,
+    p, i, n and N (`-ra f`, `-r -a f`, `-a f -r`, `-rd ';'`, `-d '' -r`, `-u3`, `-rsp 'x: '`,
+    `-rn1`: all but r, s and e take the rest of their word or the next one), the last of each
+    winning (-n and -N share one count; -N once given stays), `--` ending them; -s, -e, -p and
+    -i change nothing where the input is no terminal, which it never is here. The delimiter is -d's first character as
     the builtin encodes it (b"\\0" for `-d ''`), only an ASCII one; the descriptor only decimal
     digits. None for any other option or value (the builtin parses and reports those)."""
     raw = False
     array: str | None = None
     delim = b"\n"
     fd = 0
+    count = 0
+    exact = False
     k = 0
     while k < len(words):
         word = words[k]
@@ -93,7 +96,7 @@ def _read_options(words: list[str]) -> ReadOptions | None:
                 continue
             if c == "s" or c == "e":
                 continue  # (no terminal to keep from echoing or to edit on: the builtin ignores them)
-            if c not in ("a", "d", "u", "p", "i"):
+            if c not in ("a", "d", "u", "p", "i", "n", "N"):
                 return None
             value = word[j + 1 :]
             if not value:
@@ -105,6 +108,11 @@ def _read_options(words: list[str]) -> ReadOptions | None:
                 array = value
             elif c == "p" or c == "i":
                 pass  # (a prompt or an editing text: shown on a terminal only, never here)
+            elif c == "n" or c == "N":
+                if not (value.isascii() and value.isdigit() and len(value) < 10 and int(value)):
+                    return None  # (a sign, 0, a bad or huge count: the builtin's reading of it)
+                count = int(value)
+                exact = exact or c == "N"
             elif c == "d":
                 first = value[:1]
                 if not first.isascii():
@@ -115,7 +123,7 @@ def _read_options(words: list[str]) -> ReadOptions | None:
                     return None  # (the builtin's 'invalid file descriptor specification')
                 fd = int(value)
             break
-    return raw, array, words[k:], delim, fd
+    return raw, array, words[k:], delim, fd, (count, exact) if count else None
 
 
 def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
@@ -128,7 +136,7 @@ def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
     options = _read_options([t for t in texts[1:] if t is not None])
     if options is None:
         return None
-    raw, array, names, delim, fd = options
+    raw, array, names, delim, fd, chars = options
     if array is not None:
         # (with -a bash checks the first name and ignores the rest: left to the builtin)
         if names or array == "IFS":
@@ -145,7 +153,7 @@ def _read_shape(cmd: A.SimpleCommand, literal: Literal) -> ReadShape | None:
         bound = "" if a.value is None or not a.value.parts else literal(a.value)  # (`IFS=`: no parts)
         if bound is None or "IFS" in names:
             return None
-    return raw, [] if array is not None else names, bound, array, delim, fd
+    return raw, [] if array is not None else names, bound, array, delim, fd, chars
 
 
 def read_code(
@@ -167,7 +175,7 @@ def read_code(
         return None
     compiled = _ifs_runner(ex, cmd, shape)
     general = plain_builtin(comp, cmd, "read", argv_fn, slow, literal, compiled)
-    raw, names, bound, array, delim, fd = shape
+    raw, names, bound, array, delim, fd, chars = shape
     st = ex.state
     mode = st.run_mode
     sh = ex.sh
@@ -229,6 +237,19 @@ def read_code(
                 stream = st.fds.get(fd)
                 if stream is None or not stream.readable:
                     status = read_line(sh, list(words), bound, raw, names, plain, array, delim, fd, None)
+                elif chars is not None:  # (-n/-N: the builtin's reader of characters)
+                    if bound is not None and array is None and _must_bind(store, targets):
+                        temp = _push_binding(ex, cmd.assigns)  # (as for a record below)
+                        try:
+                            status = read_line(
+                                sh, list(words), bound, raw, names, plain, array, delim, fd, None, chars
+                            )
+                        finally:
+                            _pop_binding(store, temp)
+                    else:
+                        status = read_line(
+                            sh, list(words), bound, raw, names, plain, array, delim, fd, None, chars
+                        )
                 else:
                     limit = rt.limits.max_string_length
                     try:
@@ -357,7 +378,7 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
     not IFS, and with a binding, a name that is a reference when it runs (it could lead to IFS) or
     an IFS with attributes (readonly: the binding fails) takes the binding's way (`shape`:
     _read_shape's)."""
-    raw, names, bound, array, delim, fd = shape
+    raw, names, bound, array, delim, fd, chars = shape
     assigns = cmd.assigns
     store = ex.state.vars
     plain = [n not in NOT_PLAIN for n in names]
@@ -373,7 +394,7 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
             return ex._dispatch_run(argv, ex.temp_scope(assigns, None, "read"), (), None, builtin, False)
         try:  # (run_undone and _run_builtin inline: no redirection to undo, read is no special builtin)
             try:
-                return read_line(sh, argv, bound, raw, names, plain, array, delim, fd, None)
+                return read_line(sh, argv, bound, raw, names, plain, array, delim, fd, None, chars)
             except Exception as e:
                 return builtin_failed(sh, "read", e)
         except AssignError as e:  # (one builtin_failed gives back: run_undone reports it)
@@ -418,9 +439,9 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
     r = redirs[0]
     if r.op != "<<<" or r.fd not in (None, 0) or r.fd_var is not None or not isinstance(r.target, A.Word):
         return None
-    raw, names, bound, array, delim, fd = shape
-    if delim != b"\n" or fd != 0:
-        return None  # (-d, -u: the builtin reads them, inside the redirection)
+    raw, names, bound, array, delim, fd, chars = shape
+    if delim != b"\n" or fd != 0 or chars is not None:
+        return None  # (-d, -u, -n, -N: the builtin reads them, inside the redirection)
     assigns = cmd.assigns
     find = ex.state.vars.find
     sh = ex.sh

@@ -21,17 +21,22 @@ from .walking import run_walked, walking
 @pytest.mark.parametrize(
     ("words", "want"),
     [
-        (["-rs", "x"], (True, None, ["x"], b"\n", 0)),
-        (["-s", "-e", "x", "y"], (False, None, ["x", "y"], b"\n", 0)),
-        (["-rsp", "P: ", "-a", "f"], (True, "f", [], b"\n", 0)),
-        (["-pP: ", "-i", "text", "-r", "x"], (True, None, ["x"], b"\n", 0)),
-        (["-e", "-d", "", "-u3", "x"], (False, None, ["x"], b"\0", 3)),
-        (["-sr", "--", "-x"], (True, None, ["-x"], b"\n", 0)),
+        (["-rs", "x"], (True, None, ["x"], b"\n", 0, None)),
+        (["-s", "-e", "x", "y"], (False, None, ["x", "y"], b"\n", 0, None)),
+        (["-rsp", "P: ", "-a", "f"], (True, "f", [], b"\n", 0, None)),
+        (["-pP: ", "-i", "text", "-r", "x"], (True, None, ["x"], b"\n", 0, None)),
+        (["-e", "-d", "", "-u3", "x"], (False, None, ["x"], b"\0", 3, None)),
+        (["-sr", "--", "-x"], (True, None, ["-x"], b"\n", 0, None)),
         (["-rp"], None),  # (-p's value missing: the builtin's message)
         (["-ri"], None),
         (["-rz", "x"], None),
-        (["-rn", "1", "x"], None),  # (-n, -N, -t: the builtin reads them)
-        (["-t", "1", "x"], None),
+        (["-rn", "1", "x"], (True, None, ["x"], b"\n", 0, (1, False))),
+        (["-N3", "-n", "2", "-d", ",", "x"], (False, None, ["x"], b",", 0, (2, True))),
+        (["-n", "0", "x"], None),  # (no count, a sign, a huge one: the builtin reads them)
+        (["-n", "+2", "x"], None),
+        (["-N", "1x", "x"], None),
+        (["-n", "9999999999", "x"], None),
+        (["-t", "1", "x"], None),  # (-t: the builtin's deadline)
     ],
 )
 def test_read_options_take_the_flags_without_a_terminal(
@@ -40,14 +45,17 @@ def test_read_options_take_the_flags_without_a_terminal(
     assert _read_options(words) == want
 
 
-_OPTION_WORDS = ["-r", "-s", "-e", "-rs", "-sr", "-p '> '", "-p ''", "-i x", "-e -i y", "-rsp 'p: '"]
-_LINES = ["a,b c", "d\\,e f", " g  h ", "", "i\\", "j:k,l", "é,m"]
+_OPTION_WORDS = [
+    "-r", "-s", "-e", "-rs", "-sr", "-p '> '", "-p ''", "-i x", "-e -i y", "-rsp 'p: '",
+    "-n 1", "-rn1", "-n 3", "-N 2", "-rN 4", "-n 2 -N 3", "-N 3 -n 2", "-d , -n 4", "-rd: -N 3",
+]  # fmt: skip
+_LINES = ["a,b c", "d\\,e f", " g  h ", "", "i\\", "j:k,l", "é,m", "n\\0o", "\\303p,\\303\\251"]
 
 
 def _loop_script(rng: random.Random) -> str:
     text = "\\n".join(rng.choice(_LINES) for _ in range(rng.randrange(1, 6)))
     end = rng.choice(["\\n", ""])  # (a last line without a newline: status 1, still assigned)
-    lines = [f"printf '{text}{end}' > in"]
+    lines = [f"printf '{text}{end}' > in", rng.choice(["", "LC_ALL=C", "LC_ALL=C.UTF-8"])]
     for _ in range(6):
         opts = " ".join(rng.choice(_OPTION_WORDS) for _ in range(rng.randrange(1, 3)))
         prefix = rng.choice(["", "IFS=, ", "IFS= ", "IFS=: "])
