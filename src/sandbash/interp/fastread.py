@@ -188,6 +188,9 @@ def read_code(
     targets = _targets(names, array)  # (what is stored into: the names, REPLY or the array)
     target_plain = [n not in NOT_PLAIN for n in targets]
     stored = len(targets)
+    store_field = ex.va.store_field
+    # (one plain name or REPLY: store_field's way first, then store_fields')
+    one = targets[0] if array is None and stored == 1 and target_plain[0] else ""
     plain_array = array is not None and array not in NOASSIGN  # (_read_array's test of the name)
     # (no word expands: the shape's words are literal text, none an array reference)
     words = [t for t in (literal(w) for w in cmd.words) if t is not None]
@@ -275,9 +278,10 @@ def read_code(
                                 else:
                                     fields = [text]  # (REPLY: the line as read)
                                 try:
-                                    k = store_fields(targets, target_plain, fields, bound is not None)
-                                    if k < stored:
-                                        _store_bound(ex, cmd.assigns, targets[k:], fields[k:])
+                                    if not (one and store_field(one, fields[0] if fields else "")):
+                                        k = store_fields(targets, target_plain, fields, bound is not None)
+                                        if k < stored:
+                                            _store_bound(ex, cmd.assigns, targets[k:], fields[k:])
                                     status = 0
                                 except AssignError as e:
                                     assign_failed(sh, "read", e)

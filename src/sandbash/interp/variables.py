@@ -1049,6 +1049,42 @@ class Variables:
             found.value = value
         return count
 
+    def store_field(self, name: str, value: str) -> bool:
+        """store_fields' way for one name (`IFS= read -r line`, `read -r` into REPLY: a `while read`
+        loop stores one field a line), without its lists: True when `name` (not in NOT_PLAIN) is a
+        global that no scope above binds, without attributes beyond -x and not under `set -a`,
+        holding a string or nothing, or a name store_plain stores where a scope above may bind
+        it, and now holds `value`, charged as store_fields charges it (a limit leaves the old
+        value); False: nothing done (store_fields' way)."""
+        state = self.state
+        store = state.vars
+        if name in store.local_names:  # (a scope above the globals may bind it: store_plain's search)
+            return self.store_plain(name, value)
+        globals_ = store.scopes[0]
+        found = globals_.get(name)
+        if found is None or found.attrs & ~EXPORT or state.opts["allexport"]:
+            return False
+        text = found.value
+        if type(text) is not str:
+            if text is not None:
+                return False
+            text = ""
+        if value.isascii() and text.isascii():
+            n = len(value) - len(text)
+        else:
+            size = len(value)
+            n = (size if value.isascii() else 4 * size) - (len(text) if text.isascii() else 4 * len(text))
+        if n:
+            acct = store.acct  # (VarStore.charge's common case inline, as store_fields has it)
+            held = acct.held + n
+            if held >= 0 and acct.charged - TWO_GRAINS <= held <= acct.charged and globals_.acct is acct:
+                acct.held = held
+                globals_.size += n
+            else:
+                store.charge(globals_, n)
+        found.value = value
+        return True
+
     def _set_last_arg(self, value: str, append: bool) -> None:
         """`_` assigned while no variable of that name exists (`read x _`, `printf -v _ v`, `for _
         in ...`, `_=v`): `$_` is the last word of the command before (state.last_arg), which bash

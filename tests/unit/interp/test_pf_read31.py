@@ -15,7 +15,7 @@ from sandbash.builtins import io as read_io
 from sandbash.interp.fastread import _read_options
 from sandbash.limits import Limits
 
-from .walking import run_walked, walking
+from .walking import held_change, run_walked, walking
 
 
 @pytest.mark.parametrize(
@@ -116,3 +116,61 @@ def test_a_long_line_ends_on_max_string_length(opts: str, walker: bool) -> None:
     with walking(walker), pytest.raises(ExecutionLimitError) as info:
         Bash(limits=Limits(max_string_length=1000)).exec(script)
     assert info.value.limit == "max_string_length"
+
+
+# one name or REPLY read a line (Variables.store_field): the value and the memory account as
+# the walked builtin leaves them, for each kind of variable the name may be when the loop runs
+_ONE_SETUPS = [
+    "",  # (unset: store_fields' way makes it)
+    "v=",
+    "v=$(printf '%300s' x)",  # (a longer value shrinks)
+    "v=é",
+    "export v=1",
+    "set -a; v=1",
+    "declare -i v=0",
+    "declare -l v=A",
+    "declare -u v=a",
+    "v=(x y z)",
+    "w=1; declare -n v=w",
+    "readonly v=1",
+    'f() { local v=1; loop; echo "in $v"; }',
+    'f() { local -i v=1; loop; echo "in $v"; }',
+    "f() { loop; }",
+]
+_ONE_LINES = "a\\nbbbbbbbb\\n\\néééé\\n  sp  \\nx\\\\y\\n12\\nlast"
+
+
+@pytest.mark.parametrize("setup", _ONE_SETUPS)
+@pytest.mark.parametrize("read", ["IFS= read -r v", "read -r v", "read v", "IFS=, read -r v", "read -r"])
+def test_one_name_read_in_a_loop_is_the_builtins(setup: str, read: str) -> None:
+    target = "v" if read.endswith(" v") else "REPLY"
+    loop = f'loop() {{ while {read}; do echo "[${{{target}}}]"; done < in; echo "st=$? [${{{target}}}]"; }}'
+    run = "f" if setup.startswith("f()") else "loop"
+    script = (
+        f"printf '{_ONE_LINES}' > in; {loop}; {setup}\n{run} 2>&1; echo \"out [${{{target}}}]\";"
+        f" declare -p {target} 2>&1 | head -c 80; echo; set +a"
+    )
+    results = []
+    for walker in (False, True):
+        out, held = held_change("x=1", script, walker)
+        results.append((out, held))
+    assert results[0] == results[1]
+    assert results[0][0].startswith("[") or "readonly" in results[0][0]  # (the loop ran)
+
+
+def test_one_name_read_ends_on_max_memory_as_walked() -> None:
+    """A growing value read line by line stops on max_memory at the same line compiled and
+    walked, the value of the line before kept."""
+    script = (
+        "for i in 1 2 3 4 5 6 7 8; do printf '%*s\\n' $((i * 400000)) x; done > in;"
+        " n=0; while IFS= read -r v; do n=$((n+1)); done < in"
+    )
+    ends = []
+    for walker in (False, True):
+        with walking(walker):
+            session = Bash(limits=Limits(max_memory=3_000_000)).session()
+            with pytest.raises(ExecutionLimitError) as info:
+                session.exec(script)
+            assert info.value.limit == "max_memory"
+            ends.append(session.exec('echo "$n ${#v}"').stdout)
+    assert ends[0] == ends[1] and ends[0] != "8 0\n"  # (ended inside the loop, a value kept)
