@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..interp.shell import Shell
+    from ..limits import Budget, Limits
     from ..syntax.ast import Subscript
 
 
@@ -820,6 +821,35 @@ def _mapfile_lines(
     read_count = 0
     limits = sh.rt.limits
     budget = sh.rt.budget
+    # (without -n every line to the end is taken: a chunk read at a time, its whole lines at
+    # once, _mapfile_chunks and _mapfile_block; an ASCII delimiter other than NUL)
+    bulk = not count and sep.isascii() and sep != b"\0"
+
+    def take(line: bytes) -> None:
+        nonlocal read_count
+        budget.work += 1  # (Budget.checkpoint() inline: a line read)
+        if budget.work >= budget.work_stop:
+            budget.work_slow()
+        read_count += 1
+        if read_count <= skip:
+            return
+        if strip and line.endswith(sep):
+            line = line[: -len(sep)]
+        if 0 in line:  # (a byte as an int: see _read_record)
+            line = line[: line.index(b"\0")]  # bash keeps each line as a C string
+        if len(lines) >= limits.max_array_elements:
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limits.max_array_elements)
+        held.charge(len(line) + 96)
+        lines.append(line.decode("utf-8", "surrogateescape"))
+
+    def refused(block: bytes) -> bool:
+        # (lines still to skip: one at a time; past them read_count is only compared with skip,
+        # so a block taken whole need not count its lines)
+        return read_count < skip or not _mapfile_block(lines, block, sep, strip, limits, budget, held)
+
+    if bulk:
+        _mapfile_chunks(stream, sep, limits.max_string_length, take, refused)
+        return lines
     while True:
         if count and len(lines) >= count:
             break
@@ -829,21 +859,78 @@ def _mapfile_lines(
             break
         if not line:
             break
-        budget.work += 1  # (Budget.checkpoint() inline: a line read)
-        if budget.work >= budget.work_stop:
-            budget.work_slow()
-        read_count += 1
-        if read_count <= skip:
-            continue
-        if strip and line.endswith(sep):
-            line = line[: -len(sep)]
-        if 0 in line:  # (a byte as an int: see _read_record)
-            line = line[: line.index(b"\0")]  # bash keeps each line as a C string
-        if len(lines) >= limits.max_array_elements:
-            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limits.max_array_elements)
-        held.charge(len(line) + 96)
-        lines.append(line.decode("utf-8", "surrogateescape"))
+        take(line)
     return lines
+
+
+def _mapfile_chunks(
+    stream: Stream, sep: bytes, limit: int, take: Callable[[bytes], None], refused: Callable[[bytes], bool]
+) -> None:
+    """mapfile's lines to the end of input a chunk (CHUNK bytes at most) at a time: the whole
+    lines of each given to `refused` (False: taken at once, _mapfile_block), and where it
+    refuses them, each to `take` in turn, as is a line that spans chunks, and the last one
+    without its delimiter. An unfinished line is held in pieces, a max_string_length limit
+    past `limit` as readline has it; a read error ends the lines there (its unfinished one
+    dropped, as readline's)."""
+    parts: list[bytes] = []  # (the line a chunk ended inside)
+    size = 0
+    while True:
+        try:
+            chunk = stream.read(CHUNK)  # (a slice of the read-ahead or one fill: never all of it)
+        except StreamReadError:  # (`mapfile < dir`: bash's zread fails, the lines so far stay)
+            return
+        if not chunk:
+            if parts:
+                take(b"".join(parts))
+            return
+        cut = chunk.rfind(sep) + 1
+        if not cut:
+            parts.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
+            continue
+        start = 0
+        if parts:
+            start = chunk.find(sep) + 1
+            parts.append(chunk[:start])
+            take(b"".join(parts))
+        if start < cut:
+            block = chunk[start:cut] if start or cut < len(chunk) else chunk
+            if refused(block):
+                for line in block.split(sep)[:-1]:  # (one at a time: a limit at its line)
+                    take(line + sep)
+        parts = [chunk[cut:]] if cut < len(chunk) else []
+        size = len(chunk) - cut
+
+
+def _mapfile_block(
+    lines: list[str], block: bytes, sep: bytes, strip: bool, limits: Limits, budget: Budget, held: MemoryHold
+) -> bool:
+    """Whole lines (`block` ends with `sep`, an ASCII byte other than NUL) added to `lines` at
+    once, as mapfile's steps for each would add them: each a unit of work, a place in the array,
+    its bytes and 96 charged, the clocks read after them (a block is one chunk read). False,
+    with nothing done, where they would not all pass (a NUL to cut a line at, max_work, the
+    element limit, the memory charge refused):
+    the caller then takes them one at a time, so that the limit that ends the run is the one
+    the line reaching it meets first. A deadline passed inside the block ends the run at its end,
+    as at any line's check: the lines are not stored either way."""
+    n = block.count(sep)
+    root = budget  # (a deadline's or a job's budget charges the run's: max_work is counted there)
+    while isinstance(root, SubBudget):
+        root = root.parent
+    if 0 in block or root.work + n > limits.max_work or len(lines) + n > limits.max_array_elements:
+        return False
+    try:
+        held.charge(len(block) - (n if strip else 0) + 96 * n)
+    except LimitExceeded:
+        return False  # (nothing stays charged: Budget.charge_memory)
+    budget.checkpoint(n)  # (within max_work: the clocks read)
+    mark = chr(sep[0])
+    pieces = block.decode("utf-8", "surrogateescape").split(mark)
+    pieces.pop()  # (the empty text after the last delimiter)
+    lines.extend(pieces if strip else [p + mark for p in pieces])
+    return True
 
 
 def _indexed_array_target(sh: Shell, cmd: str, name: str) -> bool:

@@ -174,3 +174,70 @@ def test_one_name_read_ends_on_max_memory_as_walked() -> None:
             assert info.value.limit == "max_memory"
             ends.append(session.exec('echo "$n ${#v}"').stdout)
     assert ends[0] == ends[1] and ends[0] != "8 0\n"  # (ended inside the loop, a value kept)
+
+
+# mapfile without -n takes whole lines a chunk at a time (builtins/io._mapfile_block): the same
+# limit ends the same runs as taking them one at a time (the block refused: the old way)
+_MAPFILE_DATA = "".join(f"{i} line\n" for i in range(1, 20001))
+_MAPFILE_SCRIPTS = [
+    "mapfile -t a < big",
+    "mapfile a < big",
+    "mapfile -t -s 5000 a < big",
+    "mapfile -t -d e a < big",
+    'x=$(< big); mapfile -t a <<< "$x"',  # (a here-string's text is read a chunk at a time too)
+    '{ mapfile -t a < big; echo "job ${#a[@]}"; } & wait',  # (a job's budget charges the run's)
+]
+
+
+def _mapfile_end(
+    script: str, limits: Limits, per_line: bool, monkeypatch: pytest.MonkeyPatch
+) -> tuple[str, str]:
+    with monkeypatch.context() as patch:
+        if per_line:
+            patch.setattr(read_io, "_mapfile_block", lambda *args: False)
+        try:
+            r = Bash(limits=limits, files={"big": _MAPFILE_DATA}).exec(script + '; echo "${#a[@]} ${a[-1]}"')
+            return r.stdout, ""
+        except ExecutionLimitError as e:
+            return "", e.limit
+
+
+@pytest.mark.parametrize("script", _MAPFILE_SCRIPTS)
+@pytest.mark.parametrize(
+    "limits",
+    [
+        Limits(),
+        Limits(max_array_elements=3000),
+        Limits(max_array_elements=14999),
+        Limits(max_array_elements=20000),
+        Limits(max_memory=2_000_000),
+        Limits(max_memory=4_000_000),
+        Limits(max_work=19_990),
+        Limits(max_work=20_100),
+        Limits(max_work=30_000),
+        Limits(max_memory=3_000_000, max_array_elements=17000),
+    ],
+    ids=lambda lim: (
+        repr({k: v for k, v in vars(lim).items() if v != getattr(Limits(), k)})
+        if hasattr(lim, "__dict__")
+        else str(lim)
+    ),
+)
+def test_mapfile_blocks_end_where_lines_one_at_a_time_end(
+    script: str, limits: Limits, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocks = _mapfile_end(script, limits, False, monkeypatch)
+    assert blocks == _mapfile_end(script, limits, True, monkeypatch)
+    assert blocks[0] or blocks[1]
+
+
+@pytest.mark.parametrize("per_line", [False, True])
+@pytest.mark.parametrize("tail", ["\n", "", "\nlast"])
+def test_mapfile_of_a_line_past_max_string_length_ends_there(per_line: bool, tail: str) -> None:
+    files = {"long": "a\n" + "b\n" * 5000 + "y" * 300_000 + tail}
+    with pytest.MonkeyPatch.context() as patch:
+        if per_line:
+            patch.setattr(read_io, "_mapfile_block", lambda *args: False)
+        with pytest.raises(ExecutionLimitError) as info:
+            Bash(limits=Limits(max_string_length=100_000), files=files).exec("mapfile -t a < long")
+    assert info.value.limit == "max_string_length"
