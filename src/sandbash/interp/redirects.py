@@ -21,6 +21,8 @@ from .variables import AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ..expand.words import Expander
     from .evaluator import Evaluator
     from .shell import Shell
@@ -191,9 +193,27 @@ class Redirections:
             return text
         fields = self.expander.target_fields(word)
         if len(fields) != 1:
-            self.sh.error(f"{word.text}: ambiguous redirect")
+            self._ambiguous(word)
             return None
         return fields[0]
+
+    def _ambiguous(self, word: A.Word) -> None:
+        """bash's redirection_error: the word is expanded again, without command substitution, to
+        name it (its assignments and `$((i++))`s take effect twice: `a="x y"; : > $a$((a=1))` says
+        `11: ambiguous redirect`); what is not one word then is named as bash stores it."""
+        sh = self.sh
+        sh.no_comsub = tuple(_own_comsubs(word.parts))
+        try:
+            fields = self.expander.target_fields(word)
+        finally:
+            sh.no_comsub = ()
+        if len(fields) == 1:
+            name = fields[0]
+        else:
+            from ..syntax.bashprint import word_text
+
+            name = word_text(word)
+        sh.error(f"{name}: ambiguous redirect")
 
     def _open(self, path: str, flags: str) -> Stream | None:
         if self.state.ulimits and not self._open_room(path):
@@ -309,18 +329,14 @@ class Redirections:
                     self._set_fd(src, None, undo)
                 return ok
             if op == ">&" and r.fd is None and r.fd_var is None:
-                # `>& file` is `&> file`
-                path = self._target(target)
-                if path is None:
-                    return False
-                opened = self._open(path, "w")
+                # `>& file` is `&> file` (the word expanded once: `>& f$((i++))`)
+                opened = self._open(spec, "w")
                 if opened is None:
                     return False
                 self._set_fd(1, opened, undo, opened)
                 self._set_fd(2, opened, undo)
                 return True
-            # (bash names the word it expanded to, or the word as written when that is not one word)
-            self.sh.error(f"{spec if len(spec.split()) == 1 else target.text}: ambiguous redirect")
+            self._ambiguous(target)  # (bash expands the word again to name it)
             return False
         # what is left (the parser makes no other operator): `&>` and `&>>`
         path = self._target(target)
@@ -447,3 +463,12 @@ class Redirections:
         if undo is None:
             return 1
         return 0
+
+
+def _own_comsubs(parts: tuple[A.Part, ...]) -> Iterator[A.CmdSub]:
+    """The command substitutions W_NOCOMSUB reaches: the word's and its double quotes'."""
+    for p in parts:
+        if type(p) is A.CmdSub:
+            yield p
+        elif type(p) is A.DQ:
+            yield from _own_comsubs(p.parts)

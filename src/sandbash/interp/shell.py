@@ -964,6 +964,10 @@ class Shell:
     # let's expressions under assoc_expand_once: an associative key in them is taken as it is
     # (bash's arithmetic gets text the shell expanded; (( )) and $(( )) mark what they expanded)
     arith_keys_as_is = False
+    # a redirection's word expanded again to name it in an `ambiguous redirect` message (bash's
+    # redirection_error, W_NOCOMSUB): these `$( )`s and backquotes, the word's own and those of
+    # its double quotes, stand for their text (one in a `${x:-...}` or `$(( ))` still runs)
+    no_comsub: tuple[A.CmdSub, ...] = ()
 
     def arith_set(self, name: str, sub: str | None, value: int) -> None:
         if sub is None and name not in NOT_PLAIN and self.va.store_plain(name, str(value)):
@@ -1170,6 +1174,10 @@ class Shell:
         return fn(ev)
 
     def command_sub(self, sub: A.CmdSub) -> str:
+        if self.no_comsub and any(sub is s for s in self.no_comsub):
+            from ..syntax.bashprint import comsub_written
+
+            return comsub_written(sub)
         if self.expander._ifs_joins:  # (in an assignment's value: the commands expand as anywhere)
             return self.expander.spaced(lambda: self.command_sub(sub))
         st = self.state

@@ -560,6 +560,15 @@ def _collect_subs(parts: tuple[A.Part, ...], out: list[A.CmdSub | A.ProcSub]) ->
                 _collect_subs(alt, out)
 
 
+def comsub_written(sub: A.CmdSub) -> str:
+    """A command substitution as bash 5.2 keeps it in its word: `$( )` re-printed (print_comsub),
+    backquotes as read."""
+    if sub.backtick:
+        return f"`{sub.text}`"
+    printed = comsub_text(sub.body)
+    return f"$( {printed})" if printed.startswith("(") else f"$({printed})"
+
+
 def comsub_text(body: A.CommandList) -> str:
     """A command substitution's command as bash 5.2 re-prints it (print_comsub)."""
     p = _Printer(comsub=True)
