@@ -451,6 +451,8 @@ class Bash:
             # one run must not know another's $RANDOM or mktemp names (T-TEN-6)
             state.rng.seed(run_vfs.rng.getrandbits(128))
         state.mode = mode
+        if mode == "file":
+            state.shell_name = "bash"
         sh = Shell(state, rt)
         sh.init_variables(dict(env))
         sh.va.import_options(env)  # (SHELLOPTS=errexit in the run's environment: as a bash started so)

@@ -236,6 +236,7 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         return 126
     st.arg0 = rest[0]  # $0 is the name as given; BASH_SOURCE and messages name the file found
     st.script = path
+    st.shell_name = name
     st.positional = rest[1:]
     st.mode = "file"
     return sh.pr.child_ran(child, child.run_toplevel(script_text(data), None))

@@ -1362,19 +1362,17 @@ class Executor:
     def _ps4(self, ps4: str) -> str:
         if "$" not in ps4 and "`" not in ps4 and "\\" not in ps4:
             return ps4
-        try:
-            parser = self.sh.make_parser(ps4)
-            from ..syntax.lexer import HEREDOC
+        # a prompt string, as bash's indirection_level_string decodes it (`\s`, `\e`, `\w`, ...)
+        from .prompt import expand_prompt
 
-            word = A.Word(tuple(parser.read_parts(HEREDOC)), 0, ps4)
-            saved = self.state.opts["xtrace"]
-            self.state.opts["xtrace"] = False
-            try:
-                return self.expander.heredoc(word)
-            finally:
-                self.state.opts["xtrace"] = saved
+        saved = self.state.opts["xtrace"]
+        self.state.opts["xtrace"] = False
+        try:
+            return expand_prompt(self.sh, ps4)
         except Exception:
             return ps4
+        finally:
+            self.state.opts["xtrace"] = saved
 
 
 def hashed_entry_ok(kind: str, where: str) -> bool:

@@ -80,7 +80,7 @@ def _decode(sh: Shell, text: str, promptvars: bool) -> str:
         elif d == "$":
             out.append("#" if ident.uid == 0 else q("$"))
         elif d == "s":
-            out.append("bash")
+            out.append(q(_shell_name(sh)))
         elif d == "v":
             out.append("5.2")
         elif d == "V":
@@ -105,7 +105,9 @@ def _decode(sh: Shell, text: str, promptvars: bool) -> str:
             pass
         elif d == "\\":
             out.append("\\")
-        elif d == "#" or d == "!":
+        elif d == "#":
+            out.append(str(sh.state.command_number))
+        elif d == "!":
             out.append("1")
         elif d == "j":
             out.append(str(len(sh.rt.jobs)))
@@ -118,6 +120,14 @@ def _decode(sh: Shell, text: str, promptvars: bool) -> str:
         else:
             out.append("\\" + d)
     return "".join(out)
+
+
+def _shell_name(sh: Shell) -> str:
+    """bash's base_pathname(shell_name): `-c`'s $0 (or BASH_ARGV0's value) names the shell; a
+    script file's run keeps the shell's own name until BASH_ARGV0 is assigned."""
+    st = sh.state
+    name = st.arg0 if st.shell_name is None else st.shell_name
+    return name if name == "/" else name.rpartition("/")[2]
 
 
 def _directory(sh: Shell, letter: str) -> str:

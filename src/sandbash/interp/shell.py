@@ -569,6 +569,8 @@ class Shell:
             if toplevel:
                 if st.mode == "c" and parser.pos >= len(parser.src):
                     self.one_shot = one_shot_tail(node)  # (the string's last command: bash may exec it)
+                if stream:
+                    st.command_number += 1
                 if self.rt.jobs and not st.subshell:
                     # as bash reads each command of a script: jobs a signal killed are reported,
                     # and the finished ones are told about (no longer listed by `jobs`)

@@ -381,6 +381,12 @@ class ShellState:
         # a script file's name as it was started, once BASH_ARGV0 has changed $0 (messages and
         # BASH_SOURCE keep naming the file)
         self.script = ""
+        # bash's shell_name where it is not $0 (prompts' `\s`): a script file's run is named after
+        # the shell that reads it until BASH_ARGV0 is assigned
+        self.shell_name: str | None = None
+        # the commands a script file or standard input has read so far (bash's current_command_number,
+        # a prompt's `\#`; a -c string is not read by that loop: 0)
+        self.command_number = 0
         # whether nothing changes how commands run (runmode.py): the options and the traps tell it
         self.run_mode = mode = RunMode()
         self.opts = Options(mode, SET_OPTIONS)

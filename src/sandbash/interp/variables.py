@@ -1970,6 +1970,7 @@ class Variables:
             if self.state.mode == "file" and not self.state.script:
                 self.state.script = self.state.arg0
             self.state.arg0 = value
+            self.state.shell_name = None  # (bash's assign_bash_argv0 sets shell_name too)
         elif name == "POSIXLY_CORRECT":
             self.posix_mode(True)  # bash: setting it turns posix mode on, unsetting off
         elif name == "IGNOREEOF":
