@@ -173,7 +173,10 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
         return 1
     if n > len(st.positional):
         if st.shopts["shift_verbose"]:  # (on in POSIX mode, unless turned off there)
-            sh.builtin_error("shift", f"{first[0]}: shift count out of range")
+            # (a bare `shift` names no word)
+            sh.builtin_error(
+                "shift", f"{first[0]}: shift count out of range" if first else "shift count out of range"
+            )
         return 1
     st.shift_positional(n)
     st.args_version += 1

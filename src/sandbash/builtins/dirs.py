@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from ..shvars.vars import valid_name
 from ..syntax.escapes import printable_name
 from ..vfs.base import normpath
 from ..vfs.errors import FsError
@@ -24,7 +25,8 @@ def _tilde(sh: Shell, path: str) -> str:
     return path
 
 
-def change_dir(sh: Shell, target: str, physical: bool, name: str = "cd") -> bool:
+def change_dir(sh: Shell, target: str, physical: bool, name: str = "cd", shown: str | None = None) -> bool:
+    """Change to `target`; an error names `shown` (the word given, when `target` came from it)."""
     st = sh.state
     fs = st.fs
     if target.startswith("/"):
@@ -36,13 +38,13 @@ def change_dir(sh: Shell, target: str, physical: bool, name: str = "cd") -> bool
             fs.stat(target)
         stat = fs.stat(logical if not physical else target)
     except FsError as e:
-        sh.builtin_error(name, f"{printable_name(target)}: {e.message}")
+        sh.builtin_error(name, f"{printable_name(shown or target)}: {e.message}")
         return False
     if not stat.is_dir:
-        sh.builtin_error(name, f"{printable_name(target)}: Not a directory")
+        sh.builtin_error(name, f"{printable_name(shown or target)}: Not a directory")
         return False
     if not fs.access(logical, 1):
-        sh.builtin_error(name, f"{printable_name(target)}: Permission denied")
+        sh.builtin_error(name, f"{printable_name(shown or target)}: Permission denied")
         return False
     if physical or st.opts["physical"]:
         # -P: symlinks resolved first, so `..` goes to the physical parent
@@ -113,6 +115,15 @@ def bi_cd(sh: Shell, argv: list[str]) -> int:
                             phys = physical or sh.state.opts["physical"]
                             sh.out((candidate if phys else sh.state.fs.cwd) + "\n")
                         return 0
+    if not print_dir and sh.state.shopts["cdable_vars"] and not sh.state.fs.is_dir(target):
+        # bash's LCD_DOVARS: a word that is no directory may name a variable holding one; the
+        # value is printed, and an error names the word with the value's reason
+        value = sh.get_str(target) if valid_name(target) else None
+        if value is not None:
+            if not change_dir(sh, value, physical, shown=target):
+                return 1
+            sh.out(value + "\n")
+            return 0
     if not change_dir(sh, target, physical):
         return 1
     if print_dir:

@@ -60,7 +60,12 @@ def print_functions(
         attrs = func_attrs(sh, name)
         line = f"declare -f{attrs} {name}\n"
         if only_names:
-            sh.out(line if listing or with_attrs else f"{name}\n")
+            if not (listing or with_attrs) and st.shopts["extdebug"]:
+                # bash's declare -F under extdebug: where the function was defined
+                source, at = st.func_sources.get(name, ("", 0))
+                sh.out(f"{name} {at} {source}\n")
+            else:
+                sh.out(line if listing or with_attrs else f"{name}\n")
         else:
             tail = line if attrs and attr_lines and (listing or with_attrs) else ""
             sh.out(unparse_function(fdef) + "\n" + tail)

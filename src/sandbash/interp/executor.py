@@ -904,6 +904,10 @@ class Executor:
                     # (bash traces each binding as it is made: after its own `$( )`, before the next)
                     self.xtrace_line(_trace_assign(name, sub, append, value, None))
                 var = st.vars.find(name)
+                if name == "RANDOM" and var is not None:
+                    # bash's assign_in_env looks the name up, and a lookup of RANDOM draws a number
+                    # (`RANDOM=3; RANDOM=7 cmd; echo $RANDOM` shows seed 3's second)
+                    self.va.get_str(name)
                 if var is not None and var.attrs & NAMEREF and var.value and sub is None:
                     # `ref=x cmd` with a nameref: the binding is for the variable it names (bash)
                     try:

@@ -195,6 +195,14 @@ _STAYS_DYNAMIC = frozenset(
 _VALUED_DYNAMIC = _STAYS_DYNAMIC | OPTION_VARS | _STORED_KEPT | {"PIPESTATUS", "_"}
 
 
+def _compat_value(value: str) -> int:
+    """A BASH_COMPAT value as a level (`5.1` and `51` are 51), 0 when bash refuses it."""
+    digits = value[0] + value[2] if len(value) == 3 and value[1] == "." else value
+    if len(digits) == 2 and digits.isascii() and digits.isdigit() and 31 <= int(digits) <= 52:
+        return int(digits)
+    return 0
+
+
 def _intrand32(last: int) -> int:
     """bash's generator for $RANDOM (Park and Miller's minimal standard, Schrage's method): the
     same seed gives the same sequence as bash 5.2 (`RANDOM=42; echo $RANDOM` is 17772)."""
@@ -231,6 +239,9 @@ BINDING_READERS = NAMEREF | INTEGER
 # the variables bash hands to setlocale() as they are assigned (LANG is not checked there)
 _LOCALE_VARS = frozenset({"LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME"})
 _CTYPE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")  # what decides the character type, in that order
+# the special variables whose hook reads the whole value: `LC_ALL+=.x` names `C.x` (bash's sv_*
+# functions read the variable after the assignment)
+_WHOLE_VALUE_HOOKS = _LOCALE_VARS | {"LANG", "BASH_XTRACEFD", "BASH_COMPAT"}
 # the shopts POSIX mode turns on (bash's posix_vars)
 POSIX_SHOPTS = ("interactive_comments", "sourcepath", "expand_aliases", "inherit_errexit", "shift_verbose")
 
@@ -1204,8 +1215,13 @@ class Variables:
         ordinary = name in _STAYS_DYNAMIC and (
             target_scope.temp or (var is not None and self._function_local(name, var))
         )
-        if not ordinary:  # (`local SECONDS=10` is a plain variable: the shell's clock is not reset)
-            self._special_assign(name, value)
+        # (`local SECONDS=10` is a plain variable: the shell's clock is not reset; `LC_ALL=x prog`
+        # binds it for the program alone)
+        if not ordinary and not (target_scope.temp and self._for_program(target_scope.owner)):
+            if append and name in _WHOLE_VALUE_HOOKS and var is not None and isinstance(var.value, str):
+                self._special_assign(name, var.value + value)
+            else:
+                self._special_assign(name, value)
         self.sh.check_string(len(value))
         vars_ = self.state.vars
         # set -a exports what a scalar assignment sets, not an element (bash: arr[1]=x, x[3]=1)
@@ -1938,6 +1954,19 @@ class Variables:
         st.dyn_values[name] = str(number)
         return number
 
+    def _for_program(self, command: str) -> bool:
+        """Whether a temporary binding is for a program (or a name nothing answers to): bash's
+        assign_in_env puts it in that command's environment only, where no special variable's
+        hook runs (`LC_ALL=bad prog` warns of nothing; before a builtin or a function it does)."""
+        if not command:
+            return False
+        st = self.state
+        if command in st.functions:
+            return False
+        from .builtin_table import is_builtin
+
+        return command in st.disabled_builtins or not is_builtin(command)
+
     def _special_assign(self, name: str, value: str) -> None:
         if name in _CTYPE_VARS:
             self._ctype_changes(name, value)
@@ -1986,6 +2015,9 @@ class Variables:
             self.state.hashed.clear()
         elif name == "BASH_XTRACEFD" and value and not (value.isdigit() and int(value) in self.state.fds):
             self.sh.error(f"BASH_XTRACEFD: {value}: invalid value for trace file descriptor")
+        elif name == "BASH_COMPAT" and value and not _compat_value(value):
+            # bash's sv_shcompat: `N.N` or `NN`, from 3.1 to this shell's 5.2
+            self.sh.error(f"BASH_COMPAT: {value}: compatibility value out of range")
 
     def is_assoc(self, name: str) -> bool:
         """Whether an assignment to `name` (through namerefs) changes an associative array."""
@@ -2147,10 +2179,7 @@ class Variables:
         value = var.value if var is not None else None
         if not isinstance(value, str):
             return 52
-        digits = value.replace(".", "", 1) if len(value) == 3 and value[1] == "." else value
-        if len(digits) == 2 and digits.isdigit() and 31 <= int(digits) <= 52:
-            return int(digits)
-        return 52
+        return _compat_value(value) or 52
 
     def exported_env(self) -> dict[str, str]:
         env: dict[str, str] = {}

@@ -48,6 +48,7 @@ SPECIAL_ASSIGN = frozenset(
         "POSIXLY_CORRECT",
         "IGNOREEOF",
         "BASH_XTRACEFD",
+        "BASH_COMPAT",
         "LANG",
         "LC_ALL",
         "LC_CTYPE",
