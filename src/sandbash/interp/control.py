@@ -55,6 +55,10 @@ class KilledBySignal(ExitShell):
     """A signal without a trap ended the shell (`kill -9 $BASHPID`): its status is 128 + `signal`,
     and the shell that waits for it reports the death as bash does (jobs.report_death)."""
 
+    # the signal was one the subshell sent itself with its last command: it dies as that ends,
+    # with no EXIT trap (jobs.end_of_subshell)
+    at_end = False
+
     def __init__(self, signal: int) -> None:
         super().__init__(128 + signal)
         self.signal = signal

@@ -318,8 +318,23 @@ def take_pending(sh: Shell) -> list[tuple[str, int]]:
 
 def take_signals(sh: Shell) -> None:
     """Act on the signals sent to `sh` meanwhile, as bash runs pending traps between commands."""
-    for name, number in take_pending(sh):
+    for name, number in _once_each(take_pending(sh)):
         deliver_signal(sh, name, number)
+
+
+def _once_each(taken: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Signals that arrived before the shell looked run their trap once each (bash's
+    run_pending_traps clears a signal's pending count: `kill -USR1 $$ $$` runs it once); a
+    SIGCHLD's trap runs for each child."""
+    if len(taken) < 2:
+        return taken
+    seen: set[str] = set()
+    out = []
+    for item in taken:
+        if item[0] == "CHLD" or item[0] not in seen:
+            seen.add(item[0])
+            out.append(item)
+    return out
 
 
 def take_own_signals(sh: Shell) -> None:
@@ -327,12 +342,24 @@ def take_own_signals(sh: Shell) -> None:
     no trap takes only marks a `( )` subshell or a pipeline stage interrupted (bash's
     sigint_sighandler): it dies of it at its next command, or as it ends unless that command
     was its last (end_of_subshell); the shell itself and a `$( )` die at once."""
-    keep = sh.state.subshell and not sh.subst_depth and "INT" not in sh.state.traps
-    for name, number in take_pending(sh):
-        if keep and name == "INT":
+    st = sh.state
+    keep = st.subshell and not sh.subst_depth and "INT" not in st.traps
+    # with an EXIT trap, another fatal signal waits for the next command too: bash's handler runs
+    # the trap as that command starts (`(trap T EXIT; kill $BASHPID; :)`), not when the subshell
+    # ends with the kill (`(trap T EXIT; kill $BASHPID)` dies without it)
+    held = st.subshell and not sh.subenv & (SUBENV_COMSUB | SUBENV_PROCSUB) and "EXIT" in st.traps
+    for name, number in _once_each(take_pending(sh)):
+        if (keep and name == "INT") or (held and name != "KILL" and _fatal(sh, name)):
             sh.rt.send_signal(own_pid(sh), name, number)  # (for the next command's prologue)
         else:
             deliver_signal(sh, name, number)
+
+
+def _fatal(sh: Shell, name: str) -> bool:
+    """Whether signal `name` would end `sh` (deliver_signal's death), with no trap of its own."""
+    if name in sh.state.traps or name in _HARMLESS or name == "QUIT":
+        return False
+    return not (sh.job_shell and name == "INT")
 
 
 def end_of_subshell(sh: Shell, body: object) -> None:
@@ -345,7 +372,11 @@ def end_of_subshell(sh: Shell, body: object) -> None:
     if "EXIT" not in sh.state.traps and _ends_in_simple(body):
         take_pending(sh)
         return
-    take_signals(sh)
+    try:
+        take_signals(sh)
+    except KilledBySignal as e:
+        e.at_end = True  # (it dies as its last command ends: no EXIT trap)
+        raise
 
 
 def exec_tail(body: object) -> object:
@@ -408,6 +439,7 @@ def subshell_tail(body: object) -> tuple[object, bool]:
 SUBENV_PAREN = 1  # a `( )` (its `$( )` too)
 SUBENV_PIPE = 2  # a pipeline stage that is no `( )`
 SUBENV_COMSUB = 4  # a `$( )`
+SUBENV_PROCSUB = 8  # a `<( )` or `>( )`
 
 
 def mark_nofork(child: Shell, node: object, checked: bool) -> None:

@@ -32,6 +32,7 @@ from .jobs import (
     SUBENV_COMSUB,
     SUBENV_PAREN,
     SUBENV_PIPE,
+    SUBENV_PROCSUB,
     child_exited,
     cleanup_dead_jobs,
     copied_table,
@@ -258,8 +259,13 @@ class Processes:
                 status = self.ev.execute(body)
             if self.sh.rt.signals:
                 end_of_subshell(self.sh, body)
-        except KilledBySignal as e:  # (it dies of the signal: no EXIT trap runs)
+        except KilledBySignal as e:
             self.sh.killed_by = e.signal
+            if e.signal != 9 and not e.at_end:
+                # bash's termsig_handler runs the EXIT trap, with the $? of then; a KILL is never
+                # seen, and a signal a subshell sent itself with its last command ends it as that
+                # command ends, without the trap (end_of_subshell)
+                self.sh.run_exit_trap(self.state.last_status)
             return e.status
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
             # (`( return 5 )` in a function ends the subshell, not the function)
@@ -423,6 +429,7 @@ class Processes:
         pipe = Pipe(checkpoint=self.sh.rt.budget.check_time)
         child = self.sh.fork(apart=True)
         child.subst_depth = self.sh.subst_depth + 1
+        child.subenv |= SUBENV_PROCSUB
         child.state.loop_depth = self.state.loop_depth
         if isinstance(body, A.CommandList):
             mark_nofork(child, one_shot_tail(body, redirs_ok=True), True)

@@ -636,7 +636,9 @@ class Shell:
         except KilledBySignal as e:  # (a signal without a trap: the shell dies of it)
             self.killed_by = e.signal
             if e.signal != 9:  # (SIGKILL) bash's termsig_handler runs the EXIT trap first; a KILL is
-                self.run_exit_trap(e.status)  # never seen; the status stays the signal's either way
+                # never seen; the status stays the signal's either way, and the trap sees the $?
+                # of then (a `kill -TERM $$`'s own 0)
+                self.run_exit_trap(self.state.last_status)
             return e.status
         except ExitShell as e:
             status = e.status
