@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..expand.quoting import single_quote
-from ..interp.jobs import listed_jobs
+from ..interp.jobs import listed_jobs, stage_table
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..stdio.streams import BufferWriter
 from ..syntax.lexer import KEY
@@ -117,6 +117,7 @@ def _files(sh: Shell, word: str, dirs_only: bool) -> list[str]:
 
 
 def _jobs(sh: Shell, running: bool) -> list[str]:
+    stage_table(sh)
     jobs = sorted(listed_jobs(sh).values(), key=lambda j: j.jid)
     return [j.command.split(" ", 1)[0] for j in jobs if not (running and j.done.is_set())]
 

@@ -31,6 +31,7 @@ from ..interp.jobs import (
     notify_dead_jobs,
     own_pid,
     owns_table,
+    stage_table,
     take_own_signals,
     take_pending,
     tell,
@@ -81,6 +82,7 @@ _KILL = CommandSpec(
 
 @builtin("kill")
 def bi_kill(sh: Shell, argv: list[str]) -> int:
+    stage_table(sh)
     try:
         parsed, args = parse_args(_KILL, argv[1:])
     except HelpRequested:
@@ -186,6 +188,7 @@ def _list_signals(sh: Shell, args: list[str]) -> int:
 
 @builtin("wait")
 def bi_wait(sh: Shell, argv: list[str]) -> int:
+    stage_table(sh)
     status = _wait(sh, argv)
     sh.pr.reap_coproc()  # a coprocess that has ended is reaped: its variables and fds go
     return status
@@ -364,6 +367,7 @@ def _wait_any(sh: Shell, specs: list[str], var: VarRef | None) -> int:
 
 @builtin("jobs")
 def bi_jobs(sh: Shell, argv: list[str]) -> int:
+    stage_table(sh, True)
     opts = parse_builtin(sh, argv, "lnprsx")
     if opts is None:
         return 2
@@ -461,6 +465,7 @@ def _jobs_execute(sh: Shell, letters: str, args: list[str]) -> int:
 
 @builtin("disown")
 def bi_disown(sh: Shell, argv: list[str]) -> int:
+    stage_table(sh)
     opts = parse_builtin(sh, argv, "ahr")
     if opts is None:
         return 2
@@ -483,6 +488,7 @@ def bi_disown(sh: Shell, argv: list[str]) -> int:
 
 @builtin("bg", "fg")
 def bi_fg(sh: Shell, argv: list[str]) -> int:
+    stage_table(sh)
     if wants_help(sh, argv):  # bash's CHECK_HELPOPT comes before the job-control check
         return 2
     sh.builtin_error(argv[0], "no job control")

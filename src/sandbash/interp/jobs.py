@@ -235,7 +235,19 @@ def fresh_table(sh: Shell) -> None:
     rt.reaped = {}
     rt.reap = False
     rt.table_owner = sh
+    rt.stage_copy = False
     sh.rt = rt
+
+
+def stage_table(sh: Shell, jobs_builtin: bool = False) -> None:
+    """A simple pipeline stage keeps its parent's table for the `jobs` it runs itself (bash's
+    execute_subshell_builtin_or_function: without_job_control, but for jobs_builtin): any other
+    builtin there (`kill %1 | cat`, `compgen -j | cat`), or one in a function it calls, sees
+    none. Called by the builtins that read the table."""
+    if sh.rt.stage_copy:
+        st = sh.state
+        if not (jobs_builtin and (len(st.frames), sh.eval_depth, len(st.sources)) == sh.pipe_stage):
+            fresh_table(sh)
 
 
 def copied_table(sh: Shell) -> None:

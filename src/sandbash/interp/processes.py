@@ -659,10 +659,12 @@ class Processes:
                     fresh_table(child)  # (bash runs a compound stage as a subshell of its own)
                 else:
                     # a simple one is forked, not made a subshell: it is still in the loop
-                    # (`continue | cat`), and `jobs | cat` lists a copy of the table
+                    # (`continue | cat`), and `jobs | cat` lists a copy of the table (no other
+                    # builtin there sees it: jobs.stage_table)
                     child.state.loop_depth = st.loop_depth
                     if self.sh.rt.jobs:
                         copied_table(child)
+                        child.rt.stage_copy = True
                 if i == 0:
                     self.hand_over_args(child)
             if prev_reader is not None:

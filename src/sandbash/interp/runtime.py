@@ -180,6 +180,9 @@ class Runtime:
         # substitutions read again with the aliases of when they run (aliasrun.py; made by the first)
         self.alias_parses: ParseCache | None = None
         self.jobs: dict[int, Job] = {}
+        # a simple pipeline stage's copy of its parent's table, kept for a `jobs` the stage runs
+        # (jobs.stage_table)
+        self.stage_copy = False
         self.reaped: dict[int, int] = {}  # pid -> status of jobs gone from the table (`wait PID`)
         # a finished job was told about: bash's loops delete it after their next step (the body
         # of `for` and `select`, the test of `while` and `for ((;;))`: execute_cmd.c's REAP), so
