@@ -16,7 +16,9 @@ from .builtin_table import SPECIAL
 from .calls import call_function
 from .control import AbortCommand, ErrexitTriggered, ExitShell, LoopControl
 from .jobs import (
+    SUBENV_COMSUB,
     SUBENV_PAREN,
+    SUBENV_PROCSUB,
     child_exited,
     cleanup_dead_jobs,
     fresh_table,
@@ -267,12 +269,20 @@ class Evaluator:
 
     def _subshell_died(self, child: Shell, node: A.Subshell | A.Redirected) -> None:
         """The `( )` `node` (with its redirections, once they are undone) died of a signal: its
-        shell reports it, unless it is a `$( )`'s, or `node` is the whole of this subshell, which
-        bash runs as this process (jobs.sole_command): then this subshell died of it."""
+        shell reports it, unless it is a `$( )`'s, or `node` is the whole of a `( )` subshell,
+        which bash runs as this process (jobs.sole_command): then this subshell died of it."""
         sh = self.sh
         st = self.state
         timed = child.lone is not None and child.lone[0]  # (a timed `( )` is forked: bash's test)
-        if st.subshell and "EXIT" not in st.traps and not timed and sole_command(sh.subshell_body) is node:
+        # (a `$( )` or `<( )` forks its `( )`: bash runs a `( )` in place only in a `( )`,
+        # execute_in_subshell's CMD_NO_FORK for a user subshell)
+        if (
+            st.subshell
+            and "EXIT" not in st.traps
+            and not timed
+            and not sh.subenv & (SUBENV_COMSUB | SUBENV_PROCSUB)
+            and sole_command(sh.subshell_body) is node
+        ):
             sh.killed_by = child.killed_by
         elif not sh.subst_depth:
             from .executor import unparse_command  # (a death by a signal: rare)

@@ -355,7 +355,9 @@ def take_own_signals(sh: Shell) -> None:
     sigint_sighandler): it dies of it at its next command, or as it ends unless that command
     was its last (end_of_subshell); the shell itself and a `$( )` die at once."""
     st = sh.state
-    keep = st.subshell and not sh.subst_depth and "INT" not in st.traps
+    # (a `( )` inside a `$( )` is a subshell like any other: only the substitution's own
+    # process dies at once)
+    keep = st.subshell and not sh.subenv & (SUBENV_COMSUB | SUBENV_PROCSUB) and "INT" not in st.traps
     # with an EXIT trap, another fatal signal waits for the next command too: bash's handler runs
     # the trap as that command starts (`(trap T EXIT; kill $BASHPID; :)`), not when the subshell
     # ends with the kill (`(trap T EXIT; kill $BASHPID)` dies without it)
