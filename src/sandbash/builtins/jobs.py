@@ -152,8 +152,15 @@ def _signal_target(sh: Shell, target: str, sig: int) -> bool:
     job.seen = ""  # (bash: its state is to be told again, `jobs -n`)
     if job.done.is_set():
         return True  # (bash skips the processes that are gone: no error)
-    if sig not in _IGNORED_BY_JOBS and job.budget is not None:
-        job.budget.signal = sig
+    if sig and job.budget is not None:
+        shell = job.shell
+        name = _trap_name(sig)
+        if shell is not None and name in shell.state.traps:  # type: ignore[attr-defined]
+            # the job traps or ignores it (its own trap of SIGINT too): its shell acts on it at
+            # its next command, as bash's runs the trap once the command it waits for ends
+            sh.rt.send_signal(job.pid, name, sig)
+        elif sig not in _IGNORED_BY_JOBS:
+            job.budget.signal = sig
     return True
 
 

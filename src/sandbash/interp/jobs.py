@@ -384,7 +384,9 @@ def end_of_subshell(sh: Shell, body: object) -> None:
     if own_pid(sh) not in sh.rt.signals:
         return
     if "EXIT" not in sh.state.traps and _ends_in_simple(body):
-        take_pending(sh)
+        for name, number in _once_each(take_pending(sh)):
+            if sh.state.traps.get(name):  # (a trapped one still runs its trap as the subshell ends)
+                deliver_signal(sh, name, number)
         return
     try:
         take_signals(sh)

@@ -793,12 +793,21 @@ class Processes:
         self.hand_over_args(child)
         if not st.opts["monitor"] and not st.stdin_redirected:
             child.state.fds[0] = NullStream()
-        job = self._spawn_job(child, cmd, unparse_command(cmd))
+        run: A.Command | A.CommandList = cmd
+        if type(cmd) is A.Subshell:
+            # `( ... ) &` is one process in bash: the body runs in the job's own shell, whose
+            # traps `kill` then reaches (a `( )` stage runs so too: _stage_status)
+            child.subenv = SUBENV_PAREN
+            mark_nofork(child, *subshell_tail(cmd.body))
+            run = cmd.body
+        job = self._spawn_job(child, run, unparse_command(cmd))
         st.last_bg = job.pid
         st.last_status = 0
         return 0
 
-    def _spawn_job(self, child: Shell, cmd: A.Command, command: str, on_end: Stream | None = None) -> Job:
+    def _spawn_job(
+        self, child: Shell, cmd: A.Command | A.CommandList, command: str, on_end: Stream | None = None
+    ) -> Job:
         """Run `cmd` in `child` as a job of its own (`&`, `coproc`): a pid, a job number, a budget
         `kill` can stop; `on_end` (the coprocess's output) is closed when it ends."""
         if not owns_table(self.sh):
@@ -812,6 +821,7 @@ class Processes:
         job_budget = JobBudget(rt.budget)
         job = Job(jid, pid, None, command, budget=job_budget, starter=self.sh)
         job.fds = child.state.fds
+        job.shell = child
         child.rt = rt.with_budget(job_budget)
         child.job_shell = True
         fresh_table(child)
@@ -829,6 +839,7 @@ class Processes:
             except JobSignal as sig:  # `kill`: the job dies of the signal
                 job.signal = sig.signal
                 job.status = 128 + sig.signal
+                _killed_job_exit_trap(child, job_budget, sig.signal)
             except LimitExceeded as e:  # no one waits for a job: the run ends with its limit
                 rt.budget.fail(e)
                 job.status = 124
@@ -1115,3 +1126,18 @@ def _binary(text: str) -> bool:
 def _forks_subshell(cmd: object) -> bool:
     """Whether `cmd` is a `( )`, redirected or not: `time` hands its timing to it."""
     return type(cmd) is A.Subshell or (isinstance(cmd, A.Redirected) and type(cmd.body) is A.Subshell)
+
+
+def _killed_job_exit_trap(child: Shell, budget: JobBudget, signal: int) -> None:
+    """A job a signal ended runs its EXIT trap first (bash's termsig_handler; never for a KILL),
+    bounded as the job was: a second `kill` (budget.signal again) or the run's deadline ends it."""
+    if signal == 9 or "EXIT" not in child.state.traps:
+        return
+    budget.signal = 0  # (the trap's own commands must not end at their first check)
+    try:
+        with thread_deadline(budget):
+            child.run_exit_trap(child.state.last_status)
+    except LimitExceeded as e:
+        child.rt.budget.fail(e)
+    except (JobSignal, Cancelled, SigPipe):
+        pass

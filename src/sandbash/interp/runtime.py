@@ -75,6 +75,8 @@ class Job:
     # the descriptors of the job's shell (its state's own table, changed in place by redirections):
     # a `$( )` waits for the jobs still holding its capture, as bash reads its pipe until EOF
     fds: dict[int, Stream] | None = None
+    # the job's own shell (None for a copy): `kill` reads its traps
+    shell: object = None
 
     def wait(self, budget: Budget, step: float = 0.05, until: float | None = None) -> bool:
         """Block until the job is done (True) or the monotonic time `until` has come (False),
