@@ -159,32 +159,34 @@ def _commands(sh: Shell, word: str) -> list[str]:
     return out + path_programs(sh, word)
 
 
-# each action's words (before the word filters them), in bash's order of its action table
+# each action's words (before the word filters them), in the order bash makes them
+# (pcomplete.c's gen_action_completions): the actions with a list of their own first, in its
+# table's order, then its special cases: commands, files, users, groups, services, directories
 _ACTIONS: dict[str, Callable[[Shell, str], list[str]]] = {
     "alias": lambda sh, w: sorted(sh.state.aliases),
     "arrayvar": lambda sh, w: _arrays(sh),
     "binding": lambda sh, w: [f for f in READLINE_FUNCTIONS if f not in _BASH_BINDINGS],
     "builtin": lambda sh, w: sorted(BUILTINS),
-    "command": _commands,
-    "directory": lambda sh, w: _files(sh, w, True),
     "disabled": lambda sh, w: [b for b in sorted(BUILTINS) if b in sh.state.disabled_builtins],
     "enabled": lambda sh, w: [b for b in sorted(BUILTINS) if b not in sh.state.disabled_builtins],
     "export": lambda sh, w: sorted(sh.va.exported_env()),
-    "file": lambda sh, w: _files(sh, w, False),
     "function": lambda sh, w: sorted(sh.state.functions),
-    "group": lambda sh, w: sorted({"root", sh.rt.identity.group}),
     "helptopic": lambda sh, w: sorted({*_topics(sh), *sh.state.disabled_builtins, "%", "variables"}),
     "hostname": lambda sh, w: _hostnames(sh),
     "job": lambda sh, w: _jobs(sh, False),
     "keyword": lambda sh, w: KEYWORDS,
     "running": lambda sh, w: _jobs(sh, True),
-    "service": lambda sh, w: [],  # the sandbox has no services database
     "setopt": lambda sh, w: list(sh.state.opts),
     "shopt": lambda sh, w: list(sh.state.shopts),
     "signal": lambda sh, w: _signals(),
     "stopped": lambda sh, w: [],  # jobs are never stopped: there is no job control
-    "user": lambda sh, w: sorted({"root", sh.rt.identity.user}),
     "variable": lambda sh, w: sh.var_names(),
+    "command": _commands,
+    "file": lambda sh, w: _files(sh, w, False),
+    "user": lambda sh, w: sorted({"root", sh.rt.identity.user}),
+    "group": lambda sh, w: sorted({"root", sh.rt.identity.group}),
+    "service": lambda sh, w: [],  # the sandbox has no services database
+    "directory": lambda sh, w: _files(sh, w, True),
 }
 assert set(_ACTIONS) == set(ACTION_NAMES)
 
@@ -284,7 +286,11 @@ def _function(sh: Shell, fname: str, word: str) -> list[str]:
     for name in ("COMP_TYPE", "COMP_KEY"):
         sh.set_var(name, "0")
     line = sh.state.line or 1
-    sh.run_text(f"{single_quote(fname)} compgen {single_quote(word)} ''", None, line_base=line)
+    # (run as a command of its own, not a text as eval's: bash calls the function directly, so an
+    # error that discards the command line there discards the line compgen is on)
+    call = sh.make_parser(f"{single_quote(fname)} compgen {single_quote(word)} ''", line).parse_next()
+    if call is not None:
+        sh.run_list(call)
     var = sh.var_value("COMPREPLY")
     found: list[str] = []
     if var is not None:

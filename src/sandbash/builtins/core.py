@@ -639,6 +639,12 @@ def _search_path(sh: Shell, name: str, every: bool) -> list[str]:
     # (never the table again; PATH unset or empty: the name itself, shown as bash's
     # sh_makepath makes it, under the current directory)
     kind, where = sh.ex.find_command(name, path=path, exec_only=every)
+    if kind == "script" and "/" in name:
+        # a path names a program only when it is executable (bash's absolute_program test: running
+        # it says "Permission denied"; `type` and `command -v` do not find it)
+        stat = sh.ex.lookup_stat(where)
+        if stat is None or not stat.is_program:
+            return []
     if kind and "/" not in where:
         where = f"{(sh.get_str('PWD') or sh.state.fs.cwd).rstrip('/')}/{where}"
     return [where] if kind else []

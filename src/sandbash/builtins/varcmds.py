@@ -1166,8 +1166,17 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
         return print_set_listing(sh)
     # bash checks every option word before it changes anything (its first getopt pass); `-o`'s
     # value is the next word unless that looks like an option (then `set -o` lists)
+    # a lone `+` is a flag word with no letters: skipped, and the options go on after it
+    # (`set -x + -v x y` sets -v, $@ is `x y`)
+    spec = _set_spec(tuple(FLAG_LETTERS))
+    words, pieces = argv[1:], []
     try:
-        parsed, args = parse_args(_set_spec(tuple(FLAG_LETTERS)), argv[1:])
+        while True:
+            parsed, args = parse_args(spec, words)
+            pieces.append(parsed)
+            if args[:1] != ["+"] or parsed.dashdash is not None:
+                break
+            words = args[1:]
     except HelpRequested:
         wants_help(sh, argv[:1] + ["--help"])
         return 2
@@ -1175,7 +1184,8 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error("set", e.message)
         usage(sh, "set")
         return 0 if e.name == "?" else 2  # bash: `set -?` prints the usage and succeeds
-    for (letter, value), sign in zip(parsed.order, parsed.signs, strict=True):
+    given = [(item, sign) for piece in pieces for item, sign in zip(piece.order, piece.signs, strict=True)]
+    for (letter, value), sign in given:
         on = sign == "-"
         if letter != "o":
             st.opts[FLAG_LETTERS[letter]] = on
@@ -1188,10 +1198,9 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
             sh.va.set_option(value, on)
             if value in ("vi", "emacs") and on:
                 st.opts["emacs" if value == "vi" else "vi"] = False
-    if args[:1] in (["-"], ["+"]) and parsed.dashdash is None:
-        if args[0] == "-":  # `set -` also turns -x and -v off; `set +` only ends the options
-            st.opts["xtrace"] = False
-            st.opts["verbose"] = False
+    if args[:1] == ["-"] and parsed.dashdash is None:
+        st.opts["xtrace"] = False  # `set -` ends the options and turns -x and -v off
+        st.opts["verbose"] = False
         args = args[1:]
         if args:
             st.set_positional(args)

@@ -30,7 +30,7 @@ def braces(ex: Expander, parts: tuple[A.Part, ...], top: bool = False) -> list[t
     else:
         return [parts]
     if not ex.env.option("braceexpand"):
-        return [tuple(A.Lit(_brace_source(p)) if isinstance(p, (A.Brace, A.BraceSeq)) else p for p in parts)]
+        return [parts]  # (`set +B`: the braces stay as text, their parts expanded: Expander._parts)
     results: list[list[A.Part]] = [[]]
     size = _Size(ex)
     ticked = False  # (a live backquote made: _live_ticks has to read the results)
@@ -147,20 +147,6 @@ def sequence_fields(ex: Expander, p: A.BraceSeq) -> list[str] | None:
 def _active(item: str) -> bool:
     """A letter sequence's item that the word's later expansions would act on."""
     return item[:1] == "~" or "*" in item or "?" in item or "[" in item or "(" in item
-
-
-def _brace_source(p: A.Part) -> str:
-    """The text a brace expansion was written as (for `set +B`)."""
-    if isinstance(p, A.BraceSeq):
-        return brace_text(p)
-    if isinstance(p, A.Brace):
-        alts = []
-        for alt in p.alts:
-            alts.append(
-                "".join(x.text if isinstance(x, (A.Lit, A.Esc, A.SQ)) else _brace_source(x) for x in alt)
-            )
-        return "{" + ",".join(alts) + "}"
-    return ""
 
 
 def brace_text(p: A.Part) -> str:

@@ -52,6 +52,8 @@ def plan_for(ex: Expander, p: A.Param) -> Plan | int | None:
         return _slice_plan(ex, p, op)
     if not (static_word(op.arg) and static_word(op.arg2)):
         return None  # the pattern or replacement expands each time
+    if op.arg is not None and op.arg.text.startswith("~"):
+        return None  # a tilde prefix expands to $HOME as it is each time (paramops._op_pattern)
     if op.arg is not None and "(" in ex.pattern(op.arg):
         return None  # it may be an extglob group: the option decides each time
     if kind is _TRIM or kind is _CASE:

@@ -18,7 +18,7 @@ from .arith import ArithError
 from .arithwords import literal_fn
 from .env import ExpansionError
 from .params import SliceArithError, parse_ref
-from .pattern import compile_pattern
+from .pattern import compile_pattern, escape
 from .quoting import assoc_key, declare_quote, quote_reusable
 from .segments import (
     BRK_SEG,
@@ -111,7 +111,7 @@ def op_function(ex: Expander, op: A.ParamOp) -> Callable[[str], str]:
         static = hit[3] is not None
     else:
         # words of plain text (`${x%%.*}`, `${x//a/b}`) make the same function each time
-        static = static_word(op.arg) and static_word(op.arg2)
+        static = static_word(op.arg) and static_word(op.arg2) and _tilde_prefix(op) is None
     fn = ex._make_op_function(op, extglob)
     if len(cache) > 1024:
         cache.clear()
@@ -119,12 +119,49 @@ def op_function(ex: Expander, op: A.ParamOp) -> Callable[[str], str]:
     return fn
 
 
+def _tilde_prefix(op: A.ParamOp) -> str | None:
+    """The user part of a tilde prefix that leads the pattern of a trim or of `/`, `//` (bash
+    expands it there: `${p//~/x}` replaces the home directory; not after `/#`, `/%`), when the
+    whole prefix is plain text; else None."""
+    word = op.arg
+    if (
+        word is None
+        or op.op in (Op.REPLACE_PREFIX, Op.REPLACE_SUFFIX)
+        or op.kind not in (OpKind.TRIM, OpKind.REPL)
+    ):
+        return None
+    parts = word.parts
+    if not parts or type(parts[0]) is not A.Lit:
+        return None
+    text = parts[0].text  # type: ignore[union-attr]
+    if not text.startswith("~"):
+        return None
+    end = text.find("/")
+    if end < 0 and len(parts) > 1:
+        return None  # (the prefix goes on into a quoted or expanded part: no tilde expansion)
+    return text[1:end] if end >= 0 else text[1:]
+
+
+def _op_pattern(ex: Expander, op: A.ParamOp) -> str:
+    """The pattern of a trim or substitution, a leading tilde prefix expanded (_tilde_prefix)."""
+    word = op.arg
+    assert word is not None
+    user = _tilde_prefix(op)
+    home = ex.env.home_dir(user) if user is not None else None
+    if home is None:
+        return ex.pattern(word)
+    first = word.parts[0]
+    assert isinstance(first, A.Lit)
+    rest = A.Word((A.Lit(first.text[1 + len(user or "") :]), *word.parts[1:]), word.line, word.text, word.col)
+    return escape(home) + ex.pattern(rest)
+
+
 def make_op_function(ex: Expander, op: A.ParamOp, extglob: bool) -> Callable[[str], str]:
     env = ex.env
     kind = op.kind
     if kind is OpKind.TRIM:
         assert op.arg is not None
-        pat = compile_pattern(ex.pattern(op.arg), extglob)
+        pat = compile_pattern(_op_pattern(ex, op), extglob)
         o = op.op
         if o is Op.SHORT_PREFIX:
             return lambda s: s[k:] if (k := pat.prefix_len(s, False)) >= 0 else s
@@ -135,7 +172,7 @@ def make_op_function(ex: Expander, op: A.ParamOp, extglob: bool) -> Callable[[st
         return lambda s: s[:k] if (k := pat.suffix_start(s, True)) >= 0 else s
     if kind is OpKind.REPL:
         assert op.arg is not None
-        pat_text = ex.pattern(op.arg)
+        pat_text = _op_pattern(ex, op)
         amp = env.option("patsub_replacement")
         rep = ex._replacement(op.arg2, amp) if op.arg2 is not None else ""
         return _replacer(

@@ -8,12 +8,13 @@ from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, ElementsVar, Var
 from ..syntax import ast as A
 from ..syntax.ast import Op
+from ..syntax.errors import ParseError
 from ..syntax.lexer import NESTED_UNCLOSED
 from .arith import ArithError
 from .arithwords import quote_subscript, subscript_error
 from .env import ExpansionError
 from .fastparam import remember
-from .segments import JOIN_IFS, JOIN_IFS_DQ, ONE_NULL_IFS, Multi, Value, as_text
+from .segments import JOIN_IFS, JOIN_IFS_DQ, NULL_JOINED, ONE_NULL_IFS, Multi, Value, as_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -243,7 +244,8 @@ def base(ex: Expander, p: A.Param, var: Var | None = NOT_LOOKED) -> tuple[Value,
     env = ex.env
     if p.names_suffix:
         names = [n for n in env.var_names() if n.startswith(name)]
-        return Multi(names, p.names_suffix == "*", JOIN_IFS), name
+        star = p.names_suffix == "*"
+        return Multi(names, star, JOIN_IFS | NULL_JOINED if star else JOIN_IFS), name
     c0 = name[0]
     if not (c0.isalpha() or c0 == "_"):
         # positional and special parameters
@@ -373,12 +375,20 @@ def subscript_once(ex: Expander, name: str, sub: str, parsed: A.Subscript | None
     return sub if index is None else str(index)
 
 
+class BadSubscript(ExpansionError):
+    """A subscript text that is no word (`a['1"']`, an unclosed quote): an arithmetic syntax
+    error where it is evaluated, an invalid name where it is a reference's (`${!r}`)."""
+
+
 def expand_sub_text(ex: Expander, sub: str) -> str:
     from ..syntax.lexer import ARITH
     from ..syntax.parser import Parser
 
     reader = Parser(sub)
-    parts = reader.read_parts(ARITH)
+    try:
+        parts = reader.read_parts(ARITH)
+    except ParseError:
+        raise BadSubscript(f'{sub}: syntax error: operand expected (error token is "{sub}")', 1) from None
     return ex.heredoc(A.Word(tuple(parts), 0, sub))
 
 
@@ -415,7 +425,12 @@ def indirect(ex: Expander, p: A.Param, in_dq: bool) -> Value:
             return None
         if p.op.op in (Op.ASSIGN, Op.ASSIGN_UNSET):
             raise ExpansionError(f"!{name}: invalid indirect expansion", 1)  # nothing to assign to
-        return ex._apply_op(p, p.op, None, "!" + name, in_dq)
+        op = p.op
+        if op.kind is A.OpKind.XFORM:
+            # a transform names no variable (`${!A@a}` of an array without element 0: nothing,
+            # not A's own attributes)
+            p = A.Param("", None, "", op, True)
+        return ex._apply_op(p, op, None, "!" + name, in_dq)
     target = parse_ref(ref)
     if target is None or target.name == "":
         raise ExpansionError(f"{ref}: invalid variable name", 1)
@@ -423,6 +438,9 @@ def indirect(ex: Expander, p: A.Param, in_dq: bool) -> Value:
         return ex.param(A.Param(target.name, target.sub, "", p.op, True), in_dq, "!" + name)
     except SliceArithError as e:
         raise SliceArithError(e.inner, "!" + name) from None
+    except BadSubscript:
+        # a subscript that is no word (`a[1"]`: an unclosed quote) names no variable
+        raise ExpansionError(f"{ref}: invalid variable name", 1) from None
 
 
 class Ref:

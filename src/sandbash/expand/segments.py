@@ -43,6 +43,9 @@ ONE_NULL_IFS = 4  # unquoted with IFS null, one word joined with spaces: ${a[@]%
 DECL_WORDS = 8
 # ${*@A}: its first two words are `set` `--`, which a null IFS joins with spaces all the same
 SET_WORDS = 16
+# ${!pre*} unquoted with IFS null: one word, the names joined with nothing (IFS's first
+# character), where $* and ${a[*]} stay separate words
+NULL_JOINED = 32
 
 
 class Multi:

@@ -34,6 +34,7 @@ from .segments import (
     JOIN_IFS,
     JOIN_IFS_DQ,
     LIT,
+    NULL_JOINED,
     ONE_NULL_IFS,
     PLAIN_PARTS,
     QNULL,
@@ -683,8 +684,27 @@ class Expander:
             elif isinstance(p, A.ProcSub):
                 segs.append((self.env.process_sub(p), QUO if in_dq else EXP))
             elif isinstance(p, A.ExtGlob):
-                segs.append((self._extglob_text(p), QUO if in_dq else LIT))
-            elif isinstance(p, (A.Brace, A.BraceSeq)):
+                # its syntax as pattern text, each alternative's parts as they are: quoted ones
+                # stay quoted (a word that globs nothing is printed without its quotes, not
+                # escaped) and expansions are split as bash splits them (`+($v)`)
+                mark = QUO if in_dq else LIT
+                segs.append((p.op + "(", mark))
+                for k, alt in enumerate(p.alts):
+                    if k:
+                        segs.append(("|", mark))
+                    self._parts(alt, segs, in_dq, join_at, nosplit2)
+                segs.append((")", mark))
+            elif isinstance(p, A.Brace):
+                # where no brace expansion is made ([[ ]], case, set +B): its text, the parts of
+                # each alternative expanded (`[[ $w == x{$y,b} ]]` compares with `x{Y,b}`)
+                mark = QUO if in_dq else LIT
+                segs.append(("{", mark))
+                for k, alt in enumerate(p.alts):
+                    if k:
+                        segs.append((",", mark))
+                    self._parts(alt, segs, in_dq, join_at, nosplit2)
+                segs.append(("}", mark))
+            elif isinstance(p, A.BraceSeq):
                 segs.append((brace_text(p), QUO if in_dq else LIT))
             elif isinstance(p, A.AssignWord):
                 segs.append((self.assign_word_text(p.assign), QUO))
@@ -695,14 +715,6 @@ class Expander:
         if a.array is not None:
             return head + "(" + " ".join(i.value.text for i in a.array) + ")"
         return head + (self.string(a.value) if a.value is not None else "")
-
-    def _extglob_text(self, p: A.ExtGlob) -> str:
-        alts = []
-        for alt in p.alts:
-            segs: list[Seg] = []
-            self._parts(alt, segs, False, join_at=True)
-            alts.append("".join(escape(t) if f == QUO else t for t, f in segs))
-        return p.op + "(" + "|".join(alts) + ")"
 
     def _tilde(self, user: str) -> str:
         home = self.env.home_dir(user)
@@ -790,6 +802,9 @@ class Expander:
             return False
         if join & ONE_NULL_IFS and not in_dq and len(value.values) > 1 and not self.env.ifs():
             segs.append((" ".join(value.values), flag))
+            return True
+        if join & NULL_JOINED and not in_dq and len(value.values) > 1 and not self.env.ifs():
+            segs.append(("".join(value.values), flag))
             return True
         if self._ifs_joins and (join & JOIN_IFS or (join & JOIN_IFS_DQ and in_dq)):
             # the word of ${u:-W} (and :+) inside a value: W's operator results join there as

@@ -430,7 +430,11 @@ def _return_trap(ev: Evaluator, body: A.Command | None) -> None:
     body starts (a `{ }` puts back the line it began on), else the `return`'s."""
     st = ev.state
     handler = st.traps.get("RETURN")
-    if handler and st.in_trap != "RETURN" and (st.opts["functrace"] or st.trap_reaches(st.return_trap_depth)):
+    if (
+        handler
+        and "RETURN" not in st.traps_running
+        and (st.opts["functrace"] or st.trap_reaches(st.return_trap_depth))
+    ):
         if body is not None and type(body) is A.Redirected:
             body = body.body
         if body is not None and type(body) is A.Group:

@@ -164,7 +164,7 @@ class Evaluator:
         # a function sees the ERR trap it set, or inherited (errtrace as it was called: calls.py)
         if (
             handler
-            and st.in_trap != "ERR"
+            and "ERR" not in st.traps_running
             and (not st.frames or st.frames[-1] is st.err_trap_frame)
             and st.err_quiet != self.sh.rt.budget.commands
         ):
@@ -396,6 +396,7 @@ class Evaluator:
                         stop = loop.check(n)
                         run_body = self.body_again(node.body, run_body)
                     if not mode.untraced:  # (per step: the body may turn `set -x` or a trap on or off)
+                        st.line = node.line  # (each step's trace and trap are the `for` line's)
                         if st.opts["xtrace"]:
                             self.ex.xtrace_line(header)
                         # (after the trace, as bash; any trap: $BASH_COMMAND names the step)

@@ -160,7 +160,7 @@ class Executor:
             if st.debug_ran:
                 skip = st.debug_ran == DEBUG_SKIPPED
                 st.debug_ran = 0  # (a pipeline stage whose trap its parent ran, set -T)
-            elif debug and st.in_trap != "DEBUG" and _debug_applies(st):
+            elif debug and "DEBUG" not in st.traps_running and _debug_applies(st):
                 skip = self.debug_skips(sh.run_trap_text(debug, "DEBUG")) != 0
             if skip:  # (extdebug: the command is not run, and succeeds)
                 st.last_status = 0
@@ -822,7 +822,7 @@ class Executor:
         if not st.in_trap:
             self.sh.current_command = command
         debug = st.traps.get("DEBUG")
-        if debug and st.in_trap != "DEBUG" and _debug_applies(st):
+        if debug and "DEBUG" not in st.traps_running and _debug_applies(st):
             return self.debug_skips(self.sh.run_trap_text(debug, "DEBUG"))
         return 0
 

@@ -366,8 +366,9 @@ class Processes:
         release_ended(child)  # (or the last process it started, when that ends)
         return status
 
-    def _cat_file_shortcut(self, body: A.CommandList) -> bytes | None:
-        """`$(< file)` reads the file without running a command."""
+    def _lone_input(self, body: A.CommandList) -> str | None:
+        """The file of a body that is one `< file` and nothing else (bash's `$(< file)` idiom, in a
+        process substitution too: `<(< file)` gives the file), expanded; None for any other body."""
         if len(body.items) != 1 or body.items[0].background:
             return None
         cmd = body.items[0].cmd
@@ -379,21 +380,44 @@ class Processes:
         if redir.op != "<" or redir.fd not in (None, 0) or not isinstance(redir.target, A.Word):
             return None
         targets = self.expander.target_fields(redir.target)
-        if len(targets) != 1:
+        return targets[0] if len(targets) == 1 else None
+
+    def _cat_file_shortcut(self, body: A.CommandList) -> bytes | None:
+        """`$(< file)` reads the file without running a command."""
+        path = self._lone_input(body)
+        if path is None:
             return None
         try:
-            data = self.state.fs.read_bytes(targets[0])
+            data = self.state.fs.read_bytes(path)
         except FsError as e:
             if e.errno == 21:  # bash opens a directory, and its failed read is an empty text
                 self.ex.last_cmdsub_status = self.state.last_status = 0
                 return b""
-            self.sh.error(f"{targets[0]}: {e.message}")
+            self.sh.error(f"{path}: {e.message}")
             self.ex.last_cmdsub_status = 1
             self.state.last_status = 1
             return b""
         self.ex.last_cmdsub_status = 0
         self.state.last_status = 0
         return data
+
+    def _copy_lone_input(self, path: str) -> int:
+        """`<(< file)`: the file copied to this (the substitution's) standard output as it is
+        read, its status."""
+        try:
+            src = self.state.fs.open(path, "r")
+        except FsError as e:
+            if e.errno == 21:
+                return 0
+            self.sh.error(f"{path}: {e.message}")
+            return 1
+        try:
+            out = self.state.fds[1]
+            for chunk in src.chunks():
+                out.write(chunk)
+        finally:
+            src.close()
+        return 0
 
     def start_process_sub(self, body: A.CommandList | TextRun, direction: str) -> str:
         depth_limit = self.sh.rt.limits.max_substitution_depth
@@ -449,7 +473,12 @@ class Processes:
 
         def run() -> None:
             try:
-                proc.status = child.pr.run_subshell_body(body)
+                # (expanded in the child, as the command would be: `<(< f$((i++)))` leaves i)
+                lone = child.pr._lone_input(body) if isinstance(body, A.CommandList) else None
+                if lone is not None:
+                    proc.status = child.pr._copy_lone_input(lone)
+                else:
+                    proc.status = child.pr.run_subshell_body(body)
             except SigPipe:
                 proc.status = 141
             except BaseException as e:  # re-raised in the parent when it finishes
@@ -588,7 +617,11 @@ class Processes:
         if st.errexit_ignored - (negate and st.opts["errexit"]):  # (not the `!`'s own: see exec_pipeline)
             return
         handler = st.traps.get("ERR")
-        if handler and st.in_trap != "ERR" and (not st.frames or st.frames[-1] is st.err_trap_frame):
+        if (
+            handler
+            and "ERR" not in st.traps_running
+            and (not st.frames or st.frames[-1] is st.err_trap_frame)
+        ):
             st.last_status = status
             self.sh.run_trap_text(handler, "ERR")
             st.last_status = status
@@ -650,6 +683,8 @@ class Processes:
                     # bash runs a simple stage's DEBUG trap in this shell before it forks the
                     # stage (a subshell inherits the trap only under set -T: then a compound
                     # stage runs it for its commands); extdebug may skip the stage's command
+                    if cmd.line:
+                        st.line = cmd.line  # (the trap sees the stage's own line: `a \<newline> | b`)
                     ran = DEBUG_SKIPPED if self.ex.debug_trap(cmd) else DEBUG_RAN
                 child = self.sh.fork(apart=lastpipe)  # (the last stage runs in this shell meanwhile)
                 child.subenv = SUBENV_PIPE  # (a `( )` stage's own subshell is SUBENV_PAREN)

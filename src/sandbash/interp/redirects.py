@@ -328,8 +328,9 @@ class Redirections:
                 if move and ok and (r.fd_var is not None or src != (default_fd if r.fd is None else r.fd)):
                     self._set_fd(src, None, undo)
                 return ok
-            if op == ">&" and r.fd is None and r.fd_var is None:
-                # `>& file` is `&> file` (the word expanded once: `>& f$((i++))`)
+            if op == ">&" and r.fd in (None, 1) and r.fd_var is None:
+                # `>& file` and `1>& file` are `&> file` (any other descriptor: ambiguous; the
+                # word expanded once: `>& f$((i++))`)
                 opened = self._open(spec, "w")
                 if opened is None:
                     return False

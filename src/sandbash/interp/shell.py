@@ -669,10 +669,12 @@ class Shell:
         st = self.state
         saved_status = st.last_status
         saved_trap = st.in_trap
+        saved_running = st.traps_running
         saved_line = st.line
         saved_pipes = st.pipestatus  # (bash keeps PIPESTATUS over a handler: trap.c saves it)
         outer_status = self.trap_status
         st.in_trap = signame
+        st.traps_running = (*saved_running, signame)
         self.trap_status = saved_status
         nested = signame != "EXIT"
         self.trap_depth += nested
@@ -686,6 +688,7 @@ class Shell:
             return self.run_text(handler, _TRAP_SOURCES.get(signame, "trap"), line_base=base)
         finally:
             st.in_trap = saved_trap
+            st.traps_running = saved_running
             self.trap_status = outer_status
             self.trap_depth -= nested
             st.line = saved_line

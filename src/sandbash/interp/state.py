@@ -449,7 +449,10 @@ class ShellState:
         self.table_attrs: dict[str, int] = {}
         self.pid = 0
         self.bashpid = 0
-        self.in_trap = ""
+        self.in_trap = ""  # the innermost trap running
+        # every trap running, outer ones too: a trap never runs inside itself (an ERR trap run by
+        # the DEBUG trap does not run DEBUG again; bash tests each trap's own running flag)
+        self.traps_running: tuple[str, ...] = ()
         # a pipeline stage's shell whose DEBUG trap for the stage the parent ran (processes.py)
         self.debug_ran = 0  # DEBUG_RAN or DEBUG_SKIPPED: a pipeline stage's trap its parent ran
         # the calls that were running when the RETURN and DEBUG traps were set (None: RETURN not

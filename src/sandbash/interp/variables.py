@@ -1857,7 +1857,14 @@ class Variables:
                 if key == "":
                     self.sh.error(f"[]={value}: bad array subscript")
                     continue
-                old = arr_a.get(key) if key_append else None
+                # (`a=([k]=1 [k]+=2)` appends to the value k had before the list: bash reads the
+                # variable, still the old array; `a+=(...)` fills that array itself)
+                if not key_append:
+                    old = None
+                elif append:
+                    old = arr_a.get(key)
+                else:
+                    old = had.get(key) if isinstance(had, AssocArray) else None
                 arr_a.set(key, self._convert(var, value, var.attrs, old))
             if pending_key is not None:
                 arr_a.set(pending_key, "")
@@ -1872,6 +1879,9 @@ class Variables:
         else:
             arr = IndexedArray()
         var.attrs |= ARRAY
+        # the variable is the new array as it is filled: a subscript that reads it sees the
+        # elements set before (`a=([0]=5 [a[0]]=x)` sets [5])
+        var.value = arr
         try:
             self._fill_indexed(var, arr, items)
         except Exception:
