@@ -177,9 +177,11 @@ class _Gen:
             self.plain_or_value(x, ind + 1, False)
 
         # (first: the value is a number arithmetic stored, INTS's key, a str; a nameref's value is
-        # a name, never one, but its test stays)
+        # a name, never one, but its test stays. After it, `test` holding means INTS lacks the
+        # value: not asked again)
         hit = f"v is not None and ({x} := _ints.get(v.value)) is not None and not v.attrs & {NAMEREF}"
-        self.found(name, test, body, f"{x} = _rd({name}, ev)", ind, (hit, None))
+        missed = partial(self.plain_or_value, x, maybe_none=False)
+        self.found(name, test, body, f"{x} = _rd({name}, ev)", ind, (hit, None), missed)
         return x
 
     def found(
@@ -190,6 +192,7 @@ class _Gen:
         slow: str,
         ind: int,
         hit: tuple[str, Callable[[int], None] | None] | None = None,
+        missed: Callable[[int], None] | None = None,
     ) -> None:
         """`body` for the variable `cname` names when `test` holds for it (`v`), else `slow`. The
         variable is the innermost binding (the walk of read_name and Evaluator.set): the innermost
@@ -198,7 +201,8 @@ class _Gen:
         arith.NO_SCOPES, which binds nothing: every such variable is `slow`'s. `hit`: a cheaper
         test of the innermost binding, for the common case (a value INTS holds: a number
         arithmetic stored), and what it runs instead of `body` (None: the test did it all); tested
-        first, `test` and `body` then take the rest."""
+        first, `test` and `body` then take the rest (`missed`: `body` for the innermost binding
+        once `hit` failed, what it need not test again)."""
         self.emit(ind, f"v = {self.scope}.get({cname})")
         if hit is not None:
             self.emit(ind, f"if {hit[0]}:")
@@ -209,7 +213,7 @@ class _Gen:
             self.emit(ind, f"elif {test}:")
         else:
             self.emit(ind, f"if {test}:")
-        body(ind + 1)
+        (missed or body)(ind + 1)
         self.emit(ind, "else:")
         self.emit(ind + 1, "if v is None:")
         # (a name no scope above the globals binds is a global: VarStore.local_names)
