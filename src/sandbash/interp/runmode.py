@@ -36,7 +36,7 @@ class RunMode:
     `untraced`: plain, and no trap at all (the walker's loops skip the trace and the DEBUG trap's
     bookkeeping of each step, which sets $BASH_COMMAND for any trap to read)."""
 
-    __slots__ = ("plain", "untraced", "opts", "debug", "traps", "args", "gates", "signal")
+    __slots__ = ("plain", "untraced", "opts", "debug", "traps", "args", "gates", "signal", "local_why")
 
     def __init__(self, gates: bool = False) -> None:
         self.opts = False  # set -n, -k or -x (Options)
@@ -46,6 +46,13 @@ class RunMode:
         self.gates = gates  # the run has gates (Runtime.gates is not None)
         self.signal = False  # a signal was queued for this shell (mark; cleared by take_pending)
         self.plain = self.untraced = not gates
+        # why `local` takes the builtin's general way (LOCAL_*: 0, none; steps._declared tests it
+        # once for the four)
+        self.local_why = 0
+
+    def local_reason(self, reason: int, on: bool) -> None:
+        """One of LOCAL_*'s reasons holds now (`on`) or no longer."""
+        self.local_why = self.local_why | reason if on else self.local_why & ~reason
 
     def settle(self) -> None:
         """`plain` and `untraced` again from the reasons, after the shell's own thread changed one."""
@@ -79,6 +86,16 @@ class RunMode:
 # the options that change how a command runs: `set -n` (nothing runs), `set -k` (assignment words
 # anywhere), `set -x` (the trace)
 _RUN_OPTIONS = ("noexec", "keyword", "xtrace")
+
+# RunMode.local_why's reasons for `local NAME=WORD` to take the builtin's general way rather than
+# its plain path (steps._declared): `set -a` (the local is exported), `shopt -s localvar_inherit`
+# (the hidden variable's value and attributes), a function named `local` (it runs instead), `enable
+# -n local` (no such builtin). Told by the options, the shell options, the function table
+# (FunctionTable.told) and the disabled builtins, each at every change
+LOCAL_ALLEXPORT = 1
+LOCAL_INHERIT = 2
+LOCAL_FUNCTION = 4
+LOCAL_DISABLED = 8
 
 
 def _telling(method: Callable[..., object]) -> Callable[..., object]:
@@ -129,11 +146,53 @@ class Options(_Told[bool]):
         if mode.opts is not on:
             mode.opts = on
             mode.settle()
+        mode.local_reason(LOCAL_ALLEXPORT, bool(get("allexport")))
 
     def __setitem__(self, key: str, value: bool) -> None:
         dict.__setitem__(self, key, value)
         if key in _RUN_OPTIONS:  # (`set -e` and the like: nothing to tell)
             self._changed()
+        elif key == "allexport":
+            self.mode.local_reason(LOCAL_ALLEXPORT, bool(value))
+
+
+class Shopts(_Told[bool]):
+    """A shell's `shopt` options: whether localvar_inherit is on goes to its RunMode."""
+
+    __slots__ = ()
+
+    def _changed(self) -> None:
+        self.mode.local_reason(LOCAL_INHERIT, bool(self.get("localvar_inherit")))
+
+
+class Disabled(set[str]):
+    """A shell's builtins turned off (`enable -n`): whether `local` is goes to its RunMode. Every
+    mutator of set is wrapped, as _Told wraps dict's."""
+
+    __slots__ = ("mode",)
+
+    def __init__(self, mode: RunMode, items: Iterable[str] = ()) -> None:
+        set.__init__(self, items)
+        self.mode = mode
+        self._changed()
+
+    def _changed(self) -> None:
+        self.mode.local_reason(LOCAL_DISABLED, "local" in self)
+
+    if not TYPE_CHECKING:
+        add = _telling(set.add)
+        discard = _telling(set.discard)
+        remove = _telling(set.remove)
+        pop = _telling(set.pop)
+        clear = _telling(set.clear)
+        update = _telling(set.update)
+        difference_update = _telling(set.difference_update)
+        intersection_update = _telling(set.intersection_update)
+        symmetric_difference_update = _telling(set.symmetric_difference_update)
+        __ior__ = _telling(set.__ior__)
+        __iand__ = _telling(set.__iand__)
+        __isub__ = _telling(set.__isub__)
+        __ixor__ = _telling(set.__ixor__)
 
 
 class Traps(_Told[str]):

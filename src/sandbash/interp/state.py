@@ -8,11 +8,12 @@ parent except the filesystem and the open streams.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 from ..shvars.vars import COPIED_ENTRY, PARAM_COPY, FunctionTable, MemAccount, Params, VarStore, params_size
 from ..stdio.streams import Stream
 from ..vfs.facade import FsView
-from .runmode import Options, RunMode, Traps
+from .runmode import LOCAL_FUNCTION, Disabled, Options, RunMode, Shopts, Traps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -390,11 +391,12 @@ class ShellState:
         # whether nothing changes how commands run (runmode.py): the options and the traps tell it
         self.run_mode = mode = RunMode()
         self.opts = Options(mode, SET_OPTIONS)
-        self.shopts = dict(SHOPT_OPTIONS)
+        self.shopts = Shopts(mode, SHOPT_OPTIONS)
         self.functions = FunctionTable(self.vars.acct)  # charged to max_memory as they are defined
+        self.functions.told = partial(mode.local_reason, LOCAL_FUNCTION)
         self.exported_funcs: set[str] = set()
         self.readonly_funcs: set[str] = set()
-        self.disabled_builtins: set[str] = set()
+        self.disabled_builtins = Disabled(mode)
         self.func_sources: dict[str, tuple[str, int]] = {}
         self.aliases = AliasTable()
         self.aliases.adopt(self.vars.acct)
@@ -518,12 +520,14 @@ class ShellState:
         own["vars"] = vars_ = self.vars.clone(lazy)
         if apart:
             vars_.acct.add(self.vars.acct.held)
-        own["functions"] = FunctionTable(vars_.acct, self.functions)
-        own["disabled_builtins"] = set(self.disabled_builtins)
+        own["functions"] = functions = FunctionTable(vars_.acct, self.functions)
         own["func_sources"] = dict(self.func_sources)
         traps = self.traps
         # its own RunMode (the run's gates as its parent's; no signal for its new pid yet)
         own["run_mode"] = mode = RunMode(self.run_mode.gates)
+        functions.told = told = partial(mode.local_reason, LOCAL_FUNCTION)
+        told("local" in functions)
+        own["disabled_builtins"] = Disabled(mode, self.disabled_builtins)
         # see _FORK_COPIES; `set -E` hands the ERR trap down, `set -T` the DEBUG and RETURN traps
         own["traps"] = Traps(
             mode, {k: v for k, v in traps.items() if v == "" or _inherited(self.opts, k)} if traps else {}
@@ -534,7 +538,7 @@ class ShellState:
         if positional:  # (its pointers: the strings are its parent's, charged there)
             vars_.acct.add(PARAM_COPY * len(positional))
         own["opts"] = Options(mode, self.opts)
-        own["shopts"] = dict(self.shopts)
+        own["shopts"] = Shopts(mode, self.shopts)
         own["fs"] = self.fs.copy()
         own["fds"] = dict(self.fds)
         own["subshell"] = self.subshell + 1

@@ -275,12 +275,9 @@ def _declared(count: str, declare: str, general: str, last_arg: str) -> str:
     $_ (`last_arg`, as run_argv sets it), the process substitutions and the status."""
     return (
         f"if (\n"
-        f"    st.opts['allexport']\n"
-        f"    or st.shopts['localvar_inherit']  # (the hidden variable's value: the general path)\n"
+        f"    mode.local_why  # (set -a, localvar_inherit, a function `local`, the builtin off: RunMode)\n"
         f"    or expander._arg_bytes >= ARGV_HELD_MIN  # (Expander.argv_held's test, inline)\n"
         f"    or {count}\n"
-        f"    or 'local' in st.functions\n"
-        f"    or 'local' in st.disabled_builtins\n"
         f"):\n"
         f"    s = {general}\n"
         f"else:\n"

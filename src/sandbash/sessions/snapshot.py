@@ -23,6 +23,7 @@ from ..builtins.complete import spec_ok
 from ..builtins.ulimit import LETTERS as ULIMIT_LETTERS
 from ..builtins.ulimit import within_own
 from ..interp.executor import hashed_entry_ok
+from ..interp.runmode import Disabled
 from ..interp.state import AliasTable, CompletionTable, HashTable
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, EXPORT, READONLY, Var, params_size, value_size
@@ -524,10 +525,13 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.last_status = last_status
     state.pipestatus = pipestatus
     state.last_arg = check_str(shell.get("last_arg", ""), "$_", text_limit)
-    state.disabled_builtins = {
-        check_str(b, "disabled builtin", 64)
-        for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)
-    }
+    state.disabled_builtins = Disabled(
+        state.run_mode,
+        (
+            check_str(b, "disabled builtin", 64)
+            for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)
+        ),
+    )
     state.rand_seed, state.last_random, state.unspecial = rand_seed, last_random, unspecial
     state.table_attrs = table_attrs
     state.vars.readonly_names.update(k for k, v in table_attrs.items() if v & READONLY)

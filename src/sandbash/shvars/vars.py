@@ -16,6 +16,7 @@ from .arrays import ELEMENT_OVERHEAD, AssocArray, IndexedArray
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ..limits import Budget
@@ -870,7 +871,7 @@ class FunctionTable(dict[str, "FuncDef"]):
     subshell inherits were charged by its parent: only what this table charged is given back
     (the copy itself is charged to the subshell's account, COPIED_ENTRY an entry)."""
 
-    __slots__ = ("acct", "charged")
+    __slots__ = ("acct", "charged", "told")
 
     def __init__(self, acct: MemAccount, inherited: Mapping[str, FuncDef] | None = None) -> None:
         if inherited:
@@ -878,18 +879,28 @@ class FunctionTable(dict[str, "FuncDef"]):
         super().__init__(inherited or {})
         self.acct = acct
         self.charged: dict[str, int] = {}
+        # told whether a function named `local` is defined, at each change of that entry (the
+        # owner's RunMode.local_reason: a `local` then runs it, not the builtin's plain path)
+        self.told: Callable[[bool], None] | None = None
 
     def __setitem__(self, name: str, node: FuncDef) -> None:
         cost = source_size(node.text)
         self.acct.add(cost - self.charged.get(name, 0))  # may raise: then nothing changed
         self.charged[name] = cost
         super().__setitem__(name, node)
+        if name == "local" and self.told is not None:
+            self.told(True)
 
     def __delitem__(self, name: str) -> None:
         super().__delitem__(name)
         self.acct.add(-self.charged.pop(name, 0))
+        if name == "local" and self.told is not None:
+            self.told(False)
 
     def pop(self, name: str, *default: Any) -> Any:
         if name in self:
             self.acct.add(-self.charged.pop(name, 0))
-        return super().pop(name, *default)
+        found = super().pop(name, *default)
+        if name == "local" and self.told is not None:
+            self.told(False)
+        return found

@@ -214,7 +214,14 @@ def test_an_if_chain_and_its_arith_are_written_in(compilers: list[compiler.Compi
 # ---------------------------------------------------------------- one description (steps.py)
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
-TABLES = ("pf_funcgen19_bodies", "pf_funcgen20_steps", "pf_func29_bodies", "pf_call30_sites", "pf_gen31_case")
+TABLES = (
+    "pf_funcgen19_bodies",
+    "pf_funcgen20_steps",
+    "pf_func29_bodies",
+    "pf_call30_sites",
+    "pf_gen31_case",
+    "pf_kw31_local_reasons",
+)
 
 
 def _cases() -> list[Any]:

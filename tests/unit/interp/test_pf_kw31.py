@@ -141,3 +141,64 @@ def test_the_table_agrees_both_ways(case: Any, walker: bool, monkeypatch: pytest
     monkeypatch.setattr(compiler, "NO_FUNCGEN", False)
     got = run_sandbash(case)
     assert (got.stdout, got.status) == (case.stdout, case.status), got.stderr
+
+
+# ---------------------------------------------------------------- `local`'s one flag (RunMode.local_why)
+
+
+def test_every_change_of_a_reason_is_told() -> None:
+    """RunMode.local_why follows set -a, localvar_inherit, a function named `local` and `enable -n
+    local` through every way each can change, in a fork as in its parent."""
+    from sandbash.interp.runmode import LOCAL_ALLEXPORT, LOCAL_DISABLED, LOCAL_FUNCTION, LOCAL_INHERIT
+
+    session = Bash().session()
+    st = session.shell.state
+    mode = st.run_mode
+    assert mode.local_why == 0
+    st.opts["allexport"] = True
+    assert mode.local_why == LOCAL_ALLEXPORT
+    st.opts.update(allexport=False)
+    st.shopts["localvar_inherit"] = True
+    assert mode.local_why == LOCAL_INHERIT
+    st.shopts.update(localvar_inherit=False)
+    st.disabled_builtins.add("local")
+    assert mode.local_why == LOCAL_DISABLED
+    st.disabled_builtins -= {"local", "x"}
+    assert mode.local_why == 0
+    st.disabled_builtins |= {"local"}
+    st.disabled_builtins.clear()
+    assert mode.local_why == 0
+    session.exec("local() { :; }")
+    assert mode.local_why == LOCAL_FUNCTION
+    fdef = st.functions.pop("local")
+    assert mode.local_why == 0
+    st.functions["local"] = fdef
+    assert mode.local_why == LOCAL_FUNCTION
+    child = st.fork()
+    assert child.run_mode.local_why == LOCAL_FUNCTION and child.run_mode is not mode
+    child.functions.pop("local")
+    assert child.run_mode.local_why == 0 and mode.local_why == LOCAL_FUNCTION
+    del st.functions["local"]
+    st.opts["allexport"] = True
+    st.shopts["localvar_inherit"] = True
+    st.disabled_builtins.update(["local"])
+    child = st.fork(lazy=True)
+    assert child.run_mode.local_why == LOCAL_ALLEXPORT | LOCAL_INHERIT | LOCAL_DISABLED
+    child.disabled_builtins.discard("local")
+    child.shopts.pop("localvar_inherit")
+    child.opts["allexport"] = False
+    assert child.run_mode.local_why == 0
+    assert mode.local_why == LOCAL_ALLEXPORT | LOCAL_INHERIT | LOCAL_DISABLED
+
+
+def test_a_restored_session_keeps_local_disabled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot's disabled builtins are told as they are restored: a hot body's `local` after
+    the restore is the general way's (`local: command not found`)."""
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
+    session = Bash().session()
+    session.exec("enable -n local")
+    restored = Bash().restore(session.snapshot())
+    script = 'f() { local v="$1"; echo "v=$v"; }; for ((i = 0; i < 400; i++)); do f $i; done 2>/dev/null | tail -1; f x'
+    r = restored.exec(script)
+    assert r.stdout == "v=\nv=\n" and "local: command not found" in r.stderr
+    assert Bash().session().exec(script).stdout == "v=399\nv=x\n"
