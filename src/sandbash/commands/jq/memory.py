@@ -112,7 +112,7 @@ def chunk_cost(items: list[Any]) -> int:
 class JqMemory:
     """The memory one jq run holds (see the module notes)."""
 
-    __slots__ = ("hold", "pending", "roots", "checkpoint", "measured", "since", "streams")
+    __slots__ = ("hold", "pending", "roots", "checkpoint", "measured", "since", "settled", "streams")
 
     def __init__(self, hold: MemoryHold, checkpoint: Callable[[int], None]) -> None:
         self.hold = hold
@@ -123,6 +123,7 @@ class JqMemory:
         self.checkpoint = checkpoint
         self.measured = 0  # what the last measurement found
         self.since = 0  # bytes charged since then
+        self.settled = 0  # of those, what was charged before the current input was read
         # the input parsers: what the text they hold will decode to is live (text_cost)
         self.streams: list[Any] = []
 
@@ -179,7 +180,7 @@ class JqMemory:
 
     def measure(self) -> None:
         """Set the charge to what the live values come to."""
-        self.since = 0
+        self.since = self.settled = 0
         self.measured = deep_size(self.roots, self.checkpoint) + sum(s.held for s in self.streams)
         self.hold.set(self.measured)
 

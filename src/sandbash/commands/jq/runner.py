@@ -427,6 +427,7 @@ class Runner:
         def process(value: Any) -> int:
             nonlocal halted
             status, halted = self._process(program, rt, values, value, inputs)
+            self.mem.settled = self.mem.since  # (what this input and its work charged: gone after it)
             return status
 
         if opts.null_input:
@@ -478,8 +479,10 @@ class Runner:
         ret = NO_OUTPUT
         mem = self.mem
         mem.roots[1] = value
-        if mem.since > 1 << 20:
-            mem.measure()  # what earlier inputs built is gone
+        if mem.settled > 1 << 20:
+            # what earlier inputs built is gone (the charge for this input's own values, made as it
+            # was read, is not a reason: walking one large input cost as much as decoding it)
+            mem.measure()
         try:
             for result in program.run(value, rt, values):
                 ret = self._emit(result)
