@@ -687,27 +687,36 @@ class Expander:
                 # its syntax as pattern text, each alternative's parts as they are: quoted ones
                 # stay quoted (a word that globs nothing is printed without its quotes, not
                 # escaped) and expansions are split as bash splits them (`+($v)`)
-                mark = QUO if in_dq else LIT
-                segs.append((p.op + "(", mark))
-                for k, alt in enumerate(p.alts):
-                    if k:
-                        segs.append(("|", mark))
-                    self._parts(alt, segs, in_dq, join_at, nosplit2)
-                segs.append((")", mark))
+                self._group(p.op + "(", p.alts, "|", ")", segs, in_dq, join_at, nosplit2)
             elif isinstance(p, A.Brace):
                 # where no brace expansion is made ([[ ]], case, set +B): its text, the parts of
                 # each alternative expanded (`[[ $w == x{$y,b} ]]` compares with `x{Y,b}`)
-                mark = QUO if in_dq else LIT
-                segs.append(("{", mark))
-                for k, alt in enumerate(p.alts):
-                    if k:
-                        segs.append((",", mark))
-                    self._parts(alt, segs, in_dq, join_at, nosplit2)
-                segs.append(("}", mark))
+                self._group("{", p.alts, ",", "}", segs, in_dq, join_at, nosplit2)
             elif isinstance(p, A.BraceSeq):
                 segs.append((brace_text(p), QUO if in_dq else LIT))
             elif isinstance(p, A.AssignWord):
                 segs.append((self.assign_word_text(p.assign), QUO))
+
+    def _group(
+        self,
+        head: str,
+        alts: tuple[tuple[A.Part, ...], ...],
+        sep: str,
+        tail: str,
+        segs: list[Seg],
+        in_dq: bool,
+        join_at: bool,
+        nosplit2: bool,
+    ) -> None:
+        """A group of alternatives kept as text (an extglob group, braces not expanded): `head`,
+        the alternatives' parts expanded as they stand with `sep` between, then `tail`."""
+        mark = QUO if in_dq else LIT
+        segs.append((head, mark))
+        for k, alt in enumerate(alts):
+            if k:
+                segs.append((sep, mark))
+            self._parts(alt, segs, in_dq, join_at, nosplit2)
+        segs.append((tail, mark))
 
     def assign_word_text(self, a: A.Assign) -> str:
         """An assignment-shaped argument as plain text (used when not declaring)."""
