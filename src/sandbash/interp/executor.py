@@ -542,12 +542,17 @@ class Executor:
             return self.ev.expansion_failed(ExpansionError(e.render(), 1, arith=True))
         status = self.last_cmdsub_status if self.last_cmdsub_status is not None else 0
         if cmd.redirs:
-            undo = self.rd.apply_redirects(cmd.redirs)
+            rd = self.rd
+            rd.no_command = True
+            try:
+                undo = rd.apply_redirects(cmd.redirs)
+            finally:
+                rd.no_command = False
             if undo is None:
                 st.last_status = 1
                 self.ev.errexit_check(1)
                 return 1
-            self.rd.restore_redirects(undo)
+            rd.restore_redirects(undo)
         st.last_status = status
         st.pipestatus = [status]
         self.ev.errexit_check(status)
