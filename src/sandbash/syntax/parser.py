@@ -486,13 +486,14 @@ class Parser(WordReader):
             if m and (len(digits) < 10 or (len(digits) == 10 and int(digits) <= 0x7FFFFFFF)):
                 # (digits past an int are a word: `echo 2147483648>f` writes them to f, as bash)
                 op, end = self._op_at(m.end())  # (`2>\\<newline>&1`)
-                if op in _REDIR_OPS:
+                # (`2<(cmd)` is a word: a process substitution after the digits, as bash reads it)
+                if op in _REDIR_OPS and (op not in ("<", ">") or self._after(end) != "("):
                     return Tok("op", op, start, end, fd=int(digits))
         elif c == "{":
             m2 = _io_var().match(src, start)
             if m2:
                 op, end = self._op_at(m2.end())  # (`{fd}>\\<newline>&1`)
-                if op in _REDIR_OPS:
+                if op in _REDIR_OPS and (op not in ("<", ">") or self._after(end) != "("):
                     return Tok("op", op, start, end, fd_var=_head_text(m2.group(1)))
         if c in _OP_START:
             op, end = self._op_at(start)
