@@ -1032,6 +1032,13 @@ class Executor:
                 losing.append(candidate)
         return None
 
+    def _temporary_path(self) -> bool:
+        """PATH is bound for this command alone (`PATH=/x prog`): bash searches it and hashes
+        nothing (findcmd.c's temp_path)."""
+        vars_ = self.state.vars
+        i, found = vars_.find_scope("PATH")
+        return found is not None and bool(getattr(vars_.scopes[i], "temp", False))
+
     def lookup_stat(self, path: str) -> Stat | None:
         """try_stat(path) for a command lookup, asked once per command: the first-word check, the
         run, `type` and `command -v`, `hash` all look a name up again while nothing has run in
@@ -1189,6 +1196,7 @@ class Executor:
             and "/" not in name
             and where != name  # (found as itself, PATH empty: bash hashes nothing)
             and (name not in st.hashed or self.searched == name)
+            and not self._temporary_path()
             and (
                 kind != "script"
                 or not (st.opts["posix"] or st.shopts["checkhash"])

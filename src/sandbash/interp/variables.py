@@ -1216,8 +1216,11 @@ class Variables:
             target_scope.temp or (var is not None and self._function_local(name, var))
         )
         # (`local SECONDS=10` is a plain variable: the shell's clock is not reset; `LC_ALL=x prog`
-        # binds it for the program alone)
-        if not ordinary and not (target_scope.temp and self._for_program(target_scope.owner)):
+        # binds it for the program alone; but `PATH=x prog` empties the hash table, as bash's
+        # sv_path: else `hash -p /bin/rm cat; PATH=... cat f` ran rm under a policy that denies it)
+        if not ordinary and not (
+            target_scope.temp and name != "PATH" and self._for_program(target_scope.owner)
+        ):
             if append and name in _WHOLE_VALUE_HOOKS and var is not None and isinstance(var.value, str):
                 self._special_assign(name, var.value + value)
             else:
