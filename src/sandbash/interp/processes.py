@@ -5,6 +5,7 @@ hands it pipelines, `&` and `coproc`)."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import time
 from collections.abc import Callable, Mapping
@@ -12,7 +13,7 @@ from collections.abc import Callable, Mapping
 from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, thread_deadline
 from ..shvars.arrays import IndexedArray
 from ..shvars.vars import INTEGER, READONLY, Var
-from ..stdio.streams import BufferWriter, BytesReader, NullStream, SigPipe, Stream, capture_bound
+from ..stdio.streams import BufferWriter, BytesReader, NullStream, SigPipe, Stream, StreamError, capture_bound
 from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
@@ -382,35 +383,46 @@ class Processes:
         targets = self.expander.target_fields(redir.target)
         return targets[0] if len(targets) == 1 else None
 
+    def _open_lone_input(self, path: str) -> Stream | int:
+        """The file of `$(< file)` or `<(< file)` opened for reading, or the status its failed open
+        gives: 1 with bash's message, 0 for a directory (bash opens it, and its failed read is an
+        empty text)."""
+        try:
+            return self.state.fs.open(path, "r")
+        except FsError as e:
+            if e.errno == errno.EISDIR:
+                return 0
+            self.sh.error(f"{path}: {e.message}")
+            return 1
+
     def _cat_file_shortcut(self, body: A.CommandList) -> bytes | None:
         """`$(< file)` reads the file without running a command."""
         path = self._lone_input(body)
         if path is None:
             return None
-        try:
-            data = self.state.fs.read_bytes(path)
-        except FsError as e:
-            if e.errno == 21:  # bash opens a directory, and its failed read is an empty text
-                self.ex.last_cmdsub_status = self.state.last_status = 0
-                return b""
-            self.sh.error(f"{path}: {e.message}")
-            self.ex.last_cmdsub_status = 1
-            self.state.last_status = 1
-            return b""
-        self.ex.last_cmdsub_status = 0
-        self.state.last_status = 0
+        src = self._open_lone_input(path)
+        data = b""
+        if isinstance(src, int):
+            status = src
+        else:
+            status = 0
+            try:
+                data = src.read()
+            except StreamError as e:
+                # a device read whole (`x=$(< /dev/zero)`) ends with ENOMEM: the file's error
+                self.sh.error(f"{path}: {FsError(e.errno or errno.EIO, path).message}")
+                status = 1
+            finally:
+                src.close()
+        self.ex.last_cmdsub_status = self.state.last_status = status
         return data
 
     def _copy_lone_input(self, path: str) -> int:
         """`<(< file)`: the file copied to this (the substitution's) standard output as it is
         read, its status."""
-        try:
-            src = self.state.fs.open(path, "r")
-        except FsError as e:
-            if e.errno == 21:
-                return 0
-            self.sh.error(f"{path}: {e.message}")
-            return 1
+        src = self._open_lone_input(path)
+        if isinstance(src, int):
+            return src
         try:
             out = self.state.fds[1]
             for chunk in src.chunks():
