@@ -295,8 +295,9 @@ class Compiler:
 
     def while_loop(self, node: A.While, n: int) -> Callable[..., int] | None:
         """The generated steps of a `while`/`until` loop at its step `n` (loopgen.py), once its
-        `(( ))` texts are generated (or it has waited for them long enough: loopgen.ready); None
-        before that, and for good when it has none or cannot be generated."""
+        `(( ))` texts are generated (or it has waited for them long enough: loopgen.ready), or,
+        with none, once it has run loopgen.PLAIN_STEPS; None before that, and for good when
+        nothing in it can be written in."""
         key = id(node)
         hit = self.whiles.get(key)
         if hit is not None and hit[0] is node:
@@ -309,12 +310,12 @@ class Compiler:
             found = loopgen.texts(node)
             if len(self.whiles) >= _CACHE_MAX:
                 self.whiles.clear()
-            self.whiles[key] = (node, found or None)
-            if not found:
-                return None
+            self.whiles[key] = (node, found)
         from . import funcgen, loopgen
 
-        if not loopgen.ready(found, n):  # type: ignore[arg-type]  # (a tuple of texts)
+        # (a loop with no `(( ))` text, `while read ...` over a file, is hot once it has run
+        # PLAIN_STEPS: its body's commands are written in as any loop's are)
+        if not (loopgen.ready(found, n) if found else n >= loopgen.PLAIN_STEPS):  # type: ignore[arg-type]
             return None  # (asked again at the loop's next check)
         run = loopgen.while_loop(self, node, funcgen.GEN_CHARS)
         self.whiles[key] = (node, run)

@@ -62,9 +62,10 @@ def test_a_hot_while_loop_hands_its_steps_over(script: str, compilers: list[comp
 @pytest.mark.parametrize(
     "script",
     [
-        # no `(( ))` to write in
-        "i=0; while [[ $i -lt 700 ]]; do i=$((i + 1)); done",
-        "i=0; while (( i < ${n:-700} )); do i=$((i + 1)); done",
+        # nothing to write in: a condition called, a body of closures
+        "i=0; while [[ $i -lt 700 ]]; do echo $((i++)); done >/dev/null",
+        # no `(( ))` to write in, and too short a loop to write its body in
+        "i=0; while [[ $i -lt 300 ]]; do i=$((i + 1)); done",
         # a text too short a loop to be generated
         "z9=0; while (( z9 < 100 )); do (( z9++ )); done",
     ],
