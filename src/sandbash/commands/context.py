@@ -321,10 +321,10 @@ class Ctx:
 
         return Inputs(self, names, open_error, read_error, flush)
 
-    def read_input(self, path: str, reopen: bool = True) -> bytes:
+    def read_input(self, path: str, reopen: bool = True, hold: MemoryHold | None = None) -> bytes:
         """The whole of an input operand (`-` is stdin), charged as `read_all` charges it."""
         stream = self.open_in(path, reopen)
-        data = self.read_all(stream)
+        data = self.read_all(stream, hold=hold)
         if stream is not self.stdin and _dev_fd(path) is None:
             stream.close()
         return data

@@ -20,12 +20,11 @@ separated by `---`. Not supported: comments and styles round-tripping,
 
 from __future__ import annotations
 
-import math
+import sys
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date, datetime, time
 
-import re2
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
 from ..limits import LimitExceeded, LimitKind, MemoryHold
@@ -36,15 +35,16 @@ from .jq.decode import NOTHING, JsonStream, ParseError, decode_text
 from .jq.encode import Style, dumps
 from .jq.engine import CompileErrors, Program
 from .jq.errors import HaltSignal, JqError
-from .jq.memory import MEM, JqMemory, expanded_size
-from .jq.numbers import LitNum, format_number, make_literal
+from .jq.memory import MEM, JqMemory, charge, expanded_size
 from .jq.runtime import Rt
 from .jq.values import CAPS, typename
 from .options import CommandSpec, Opt, OptionValueError, UsageError, parse_args
 from .record import Effects, declare
+from .yqyaml import load_yaml, to_yaml
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import FrameType
     from typing import Any
 
 VERSION = "yq (https://github.com/mikefarah/yq/) version v4.44.3"
@@ -57,206 +57,6 @@ _PRELUDE = (
     "def any_c(f): any(.[]; f); def all_c(f): all(.[]; f); "
     "def from_json: fromjson; def to_json: tojson; def to_json($i): tojson; "
 )
-
-
-# ---------------------------------------------------------------- YAML reading
-
-
-class _Resolver(yaml.resolver.BaseResolver):  # type: ignore[misc]
-    """The YAML 1.2 core schema (yq's yaml.v3): no `yes`/`no`/`on`/`off` booleans,
-    no sexagesimal numbers."""
-
-
-_Resolver.yaml_implicit_resolvers = {}
-_Resolver.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re2.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
-_Resolver.add_implicit_resolver(
-    "tag:yaml.org,2002:int", re2.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
-)
-_Resolver.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re2.compile(
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-    ),
-    list("-+0123456789."),
-)
-_Resolver.add_implicit_resolver(
-    "tag:yaml.org,2002:null", re2.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
-)
-_Resolver.add_implicit_resolver("tag:yaml.org,2002:merge", re2.compile(r"^(?:<<)$"), ["<"])
-
-
-class _Constructor(yaml.constructor.SafeConstructor):  # type: ignore[misc]
-    """Values as the jq engine wants them: string keys, numbers keeping their text."""
-
-    def construct_yaml_int(self, node: Any) -> Any:
-        text = str(self.construct_scalar(node)).replace("_", "")
-        sign = -1 if text.startswith("-") else 1
-        body = text.lstrip("+-")
-        if body.startswith("0x"):
-            return sign * int(body[2:], 16)
-        if body.startswith("0o"):
-            return sign * int(body[2:], 8)
-        return make_literal(text.lstrip("+"))
-
-    def construct_yaml_float(self, node: Any) -> Any:
-        text = str(self.construct_scalar(node)).lower()
-        if text.endswith(".inf"):
-            return -math.inf if text.startswith("-") else math.inf
-        if text.endswith(".nan"):
-            return math.nan
-        raw = str(self.construct_scalar(node)).lstrip("+")
-        if raw.startswith((".", "-.")):
-            raw = raw.replace(".", "0.", 1)
-        if raw.endswith("."):
-            raw += "0"
-        value = make_literal(raw)
-        if type(value) is not LitNum and str(value) != raw:
-            # `1.0`, `1e3`: keep the text so it prints as written
-            out = LitNum(float(value))
-            out.lit = raw
-            return out
-        if type(value) is LitNum:
-            value.lit = raw
-        return value
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        mapping = super().construct_mapping(node, deep=deep)
-        return {_key(k): v for k, v in mapping.items()}
-
-
-_Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
-_Constructor.add_constructor("tag:yaml.org,2002:float", _Constructor.construct_yaml_float)
-_Constructor.add_constructor(
-    "tag:yaml.org,2002:timestamp", yaml.constructor.SafeConstructor.construct_yaml_str
-)
-
-
-def _key(k: Any) -> str:
-    if type(k) is str:
-        return k
-    if k is None:
-        return "null"
-    if type(k) is bool:
-        return "true" if k else "false"
-    if type(k) in (int, float, LitNum):
-        return format_number(k)
-    return str(k)
-
-
-class _Loader(
-    yaml.reader.Reader,  # type: ignore[misc]
-    yaml.scanner.Scanner,  # type: ignore[misc]
-    yaml.parser.Parser,  # type: ignore[misc]
-    yaml.composer.Composer,  # type: ignore[misc]
-    _Constructor,
-    _Resolver,
-):
-    def __init__(self, stream: str) -> None:
-        yaml.reader.Reader.__init__(self, stream)
-        yaml.scanner.Scanner.__init__(self)
-        yaml.parser.Parser.__init__(self)
-        yaml.composer.Composer.__init__(self)
-        _Constructor.__init__(self)
-        _Resolver.__init__(self)
-
-
-def load_yaml(text: str) -> list[Any]:
-    """All documents of a YAML stream (an empty stream is no documents)."""
-    return list(yaml.load_all(text, Loader=_Loader))
-
-
-# ---------------------------------------------------------------- YAML writing
-
-
-class _Emitter(yaml.emitter.Emitter):  # type: ignore[misc]
-    def choose_scalar_style(self) -> str:
-        style = str(super().choose_scalar_style())
-        # yaml.v3 quotes with double quotes, and keeps multi-line text literal
-        if style == "'":
-            return '"'
-        return style
-
-
-class _Representer(yaml.representer.SafeRepresenter):  # type: ignore[misc]
-    def represent_str(self, data: str) -> Any:
-        if (
-            "\n" in data
-            and not any(ord(c) < 32 and c not in "\n\t" for c in data)
-            and data.strip(" ") == data
-        ):
-            return self.represent_scalar("tag:yaml.org,2002:str", data, style="|")
-        return self.represent_scalar("tag:yaml.org,2002:str", data)
-
-    def represent_number(self, data: Any) -> Any:
-        if data != data:
-            return self.represent_scalar("tag:yaml.org,2002:float", ".nan")
-        if math.isinf(data):
-            return self.represent_scalar("tag:yaml.org,2002:float", ".inf" if data > 0 else "-.inf")
-        text = format_number(data)
-        # tag by what the text reads back as, so no explicit `!!float` appears
-        tag = "tag:yaml.org,2002:float" if any(c in text for c in ".eE") else "tag:yaml.org,2002:int"
-        return self.represent_scalar(tag, text)
-
-    def represent_dict_ordered(self, data: dict[str, Any]) -> Any:
-        return self.represent_mapping("tag:yaml.org,2002:map", data.items())
-
-    def represent_list(self, data: list[Any]) -> Any:
-        node = self.represent_sequence("tag:yaml.org,2002:seq", data)
-        if not data:
-            node.flow_style = True
-        return node
-
-    def represent_mapping(self, tag: str, mapping: Any, flow_style: Any = None) -> Any:
-        node = super().represent_mapping(tag, mapping, flow_style)
-        if not node.value:
-            node.flow_style = True
-        return node
-
-
-_Representer.add_representer(str, _Representer.represent_str)
-_Representer.add_representer(int, _Representer.represent_number)
-_Representer.add_representer(float, _Representer.represent_number)
-_Representer.add_representer(LitNum, _Representer.represent_number)
-_Representer.add_representer(dict, _Representer.represent_dict_ordered)
-_Representer.add_representer(list, _Representer.represent_list)
-
-
-class _Dumper(_Emitter, yaml.serializer.Serializer, _Representer, _Resolver):  # type: ignore[misc]
-    def __init__(self, stream: Any, indent: int = 2, **kw: Any) -> None:
-        # the PyYAML bases are untyped: their constructors are called through Any
-        emitter: Any = yaml.emitter.Emitter
-        representer: Any = yaml.representer.SafeRepresenter
-        emitter.__init__(self, stream, indent=indent, width=1 << 30, allow_unicode=True)
-        yaml.serializer.Serializer.__init__(self, explicit_start=False, explicit_end=False)
-        representer.__init__(self, default_flow_style=False, sort_keys=False)
-        _Resolver.__init__(self)
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-        # yq indents sequences inside mappings
-        super().increase_indent(flow, False)
-
-
-def to_yaml(value: Any, indent: int = 2) -> str:
-    out: list[str] = []
-
-    class _Sink:
-        def write(self, s: str) -> None:
-            out.append(s)
-
-    dumper = _Dumper(_Sink(), indent=max(indent, 1))
-    try:
-        dumper.open()
-        dumper.represent(value)
-        dumper.close()
-    finally:
-        dumper.dispose()
-    text = "".join(out)
-    # a bare scalar document ends with "...": yq prints the scalar alone
-    if text.endswith("\n...\n"):
-        text = text[:-4]
-    return text
 
 
 # ---------------------------------------------------------------- options
@@ -457,8 +257,20 @@ def _yaml_natives() -> dict[tuple[str, int], NativeFactory]:
 def _from_yaml(v: Any) -> Any:
     if type(v) is not str:
         raise JqError(f"{typename(v)} cannot be parsed as yaml")
+    mem = MEM.get()
+    if mem is None:
+        return _from_yaml_text(v, None, None)
+    # the nodes and values held while the text is read, charged to the run; what the value holds
+    # then goes to the program's own account, as a value a builtin builds in bulk
+    with MemoryHold(mem.hold.budget) as hold:
+        value = _from_yaml_text(v, hold, mem.checkpoint)
+        charge(hold.held)
+    return value
+
+
+def _from_yaml_text(v: str, hold: MemoryHold | None, checkpoint: Callable[[int], None] | None) -> Any:
     try:
-        docs = load_yaml(v)
+        docs = load_yaml(v, hold, checkpoint)
     except yaml.YAMLError as e:
         raise JqError(f"bad yaml: {e}") from None
     return docs[0] if docs else None
@@ -478,20 +290,67 @@ def _kind(v: Any) -> str:
     return {"array": "seq", "object": "map"}.get(typename(v), "scalar")
 
 
-def _load(text: str, fmt: str) -> list[Any]:
+def _load(text: str, fmt: str, hold: MemoryHold, ctx: Ctx) -> list[Any]:
+    """The documents of an input, charged to `hold` as they are read (all of them are live)."""
     if fmt == "json":
-        stream = JsonStream(iter([text.encode("utf-8", "surrogatepass")]))
-        out: list[Any] = []
-        while True:
-            v = stream.next()
-            if v is NOTHING:
-                return out
-            out.append(v)
+        return _load_json(text, hold, ctx)
     if fmt == "toml":
-        return [_plain(tomllib.loads(text))]
+        return [_plain(_load_toml(text, hold, ctx.checkpoint))]
     if fmt == "props":
-        return [_props_load(text)]
-    return load_yaml(text)
+        return [_props_load(text, ctx.checkpoint)]
+    return load_yaml(text, hold, ctx.checkpoint)
+
+
+def _load_json(text: str, hold: MemoryHold, ctx: Ctx) -> list[Any]:
+    """JSON values as jq reads them: what they decode to charged by their text as they are read
+    (JsonStream's text_cost), the text fed to it a piece at a time (not copied whole)."""
+    pieces = (
+        text[i : i + _JSON_PIECE].encode("utf-8", "surrogatepass") for i in range(0, len(text), _JSON_PIECE)
+    )
+    stream = JsonStream(
+        pieces, ctx.checkpoint, ctx.limits.max_string_length, ctx.budget.remaining, hold.charge
+    )
+    out: list[Any] = []
+    while True:
+        v = stream.next()
+        hold.charge(stream.take_cost())
+        if v is NOTHING:
+            return out
+        out.append(v)
+
+
+_JSON_PIECE = 1 << 20
+
+# What tomllib holds while it parses, charged before: at most 67 bytes a character of text measured
+# with tracemalloc over nine shapes (`[tN]` tables 67, inline arrays 52, dotted keys 31, `k = N`
+# lines 9); 6.5 MB of `kN = [1,2,{a=1}]` lines held 390 MB under a 256 MB max_memory.
+_TOML_HELD = 80
+# a text tomllib parses in well under a deadline check's interval (~1-4 s a megabyte)
+_TOML_UNTRACED = 1 << 16
+
+
+def _load_toml(text: str, hold: MemoryHold, checkpoint: Callable[[int], None]) -> dict[str, Any]:
+    """tomllib has no hook for a deadline check: while it parses a larger text, a trace of the calls
+    on this thread (call events only, ~2.4 a character) checks the deadline every 4096 calls. The
+    tracer in place (a debugger, coverage) is kept and called on."""
+    hold.charge(_TOML_HELD * len(text))
+    if len(text) < _TOML_UNTRACED:
+        return tomllib.loads(text)
+    outer = sys.gettrace()
+    calls = 0
+
+    def trace(frame: FrameType, event: Any, arg: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if not calls & 4095:
+            checkpoint(1)  # (a limit raised here unsets the trace and rises through tomllib)
+        return outer(frame, event, arg) if outer is not None else None
+
+    sys.settrace(trace)
+    try:
+        return tomllib.loads(text)
+    finally:
+        sys.settrace(outer)
 
 
 def _plain(v: Any) -> Any:
@@ -505,9 +364,11 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def _props_load(text: str) -> dict[str, Any]:
+def _props_load(text: str, checkpoint: Callable[[int], None]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for line in text.splitlines():
+    for n, line in enumerate(text.splitlines()):
+        if not n & 4095:
+            checkpoint(1)
         line = line.strip()
         if not line or line[0] in "#!":
             continue
@@ -548,6 +409,8 @@ class _Yq:
         self.ctx = ctx
         self.o = o
         self.mem = mem  # the current document (expanded)
+        self.loaded = ctx.hold_memory()  # the documents of the input being read
+        self.text = ctx.hold_memory()  # its bytes and text while they are read
         self.out_mem = ctx.hold_memory()  # output waiting to be written
         self.values = JqMemory(ctx.hold_memory(), ctx.checkpoint)  # what the program builds
 
@@ -562,14 +425,20 @@ class _Yq:
             fmt = o.input_format
             if fmt == "auto":
                 fmt = _format_from_name(name)
+            docs = d = None  # (the documents of the file before are gone)
+            self.loaded.set(0)
             try:
-                data = self.ctx.read_input(name)
+                # the bytes and their text, held while the documents are read from them
+                data = self.ctx.read_input(name, hold=self.text)
             except FsError as e:
                 raise _Fail(f"open {name}: {strerror(e.errno or 0).lower()}") from None
             try:
-                docs = _load(decode_text(data), fmt)
+                docs = _load(decode_text(data), fmt, self.loaded, self.ctx)
             except (yaml.YAMLError, ParseError, tomllib.TOMLDecodeError) as e:
                 raise _Fail(f"bad file '{name}': {_one_line(e)}") from None
+            finally:
+                data = b""
+                self.text.set(0)
             for i, d in enumerate(docs):
                 # aliases make a document a graph that is printed (and often
                 # copied) as the tree it expands to: a few kilobytes of `*a`
@@ -699,6 +568,8 @@ def cmd_yq(ctx: Ctx) -> int:
             finally:
                 MEM.reset(values)
                 yq.values.hold.close()
+                yq.loaded.close()
+                yq.text.close()
                 yq.out_mem.close()
     except RecursionError:
         raise LimitExceeded(
