@@ -379,3 +379,52 @@ def test_an_execution_string_over_a_limit_ends_on_it(limits: Limits, limit: str)
         Bash(limits=limits).exec("#" + "a" * (2 * MB) + "\necho ran")
     assert info.value.limit == limit
     assert "ran" not in info.value.result.stdout
+
+
+def _funcdefs(n: int, size: int) -> dict[str, Any]:
+    from sandbash.syntax import ast as A
+
+    return {f"f{i}": A.FuncDef(f"f{i}", A.CommandList([]), text="x" * size) for i in range(n)}
+
+
+def _consistent(table: Any) -> None:
+    assert sorted(table.charged) == sorted(table), "an entry charged and gone, or stored uncharged"
+    assert table.acct.held == sum(table.charged.values())
+
+
+# every way dict has of storing or dropping an entry, done to a FunctionTable
+FUNCTION_TABLE_WAYS = {
+    "update": lambda t, d: t.update(d),
+    "update-kw": lambda t, d: t.update(**d),
+    "update-pairs": lambda t, d: t.update(list(d.items())),
+    "ior": lambda t, d: t.__ior__(d),
+    "setdefault": lambda t, d: [t.setdefault(k, v) for k, v in d.items()],
+    "setitem": lambda t, d: [t.__setitem__(k, v) for k, v in d.items()],
+}
+FUNCTION_TABLE_DROPS = {
+    "clear": lambda t: t.clear(),
+    "popitem": lambda t: [t.popitem() for _ in range(len(t))],
+    "pop": lambda t: [t.pop(k) for k in list(t)],
+    "delitem": lambda t: [t.__delitem__(k) for k in list(t)],
+}
+
+
+@pytest.mark.parametrize("way", sorted(FUNCTION_TABLE_WAYS))
+@pytest.mark.parametrize("drop", sorted(FUNCTION_TABLE_DROPS))
+def test_function_table_charges_every_way_in_and_out(way: str, drop: str) -> None:
+    from sandbash.shvars.vars import FunctionTable, MemAccount
+
+    acct = MemAccount(Budget(Limits(max_memory=64 * MB)))
+    table = FunctionTable(acct)
+    FUNCTION_TABLE_WAYS[way](table, _funcdefs(5, 1000))
+    _consistent(table)
+    assert acct.held >= 5 * 1000
+    FUNCTION_TABLE_WAYS[way](table, _funcdefs(3, 2000))  # replacing three: the difference
+    _consistent(table)
+    FUNCTION_TABLE_DROPS[drop](table)
+    _consistent(table)
+    assert not table and acct.held == 0
+    # past the budget: refused, as a definition is
+    with pytest.raises(LimitExceeded):
+        FUNCTION_TABLE_WAYS[way](table, _funcdefs(40, 1 * MB))
+    _consistent(table)

@@ -904,3 +904,28 @@ class FunctionTable(dict[str, "FuncDef"]):
         if name == "local" and self.told is not None:
             self.told(False)
         return found
+
+    # dict's other ways in and out store and drop entries in C, past the charge above: each goes
+    # through __setitem__/__delitem__ (no caller uses them today; one that does stays charged)
+    def update(self, *args: Any, **kw: FuncDef) -> None:
+        for name, node in dict(*args, **kw).items():
+            self[name] = node
+
+    def __ior__(self, other: Any) -> FunctionTable:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+    def setdefault(self, name: str, node: FuncDef) -> FuncDef:
+        if name not in self:
+            self[name] = node
+        return self[name]
+
+    def popitem(self) -> tuple[str, FuncDef]:
+        if not self:
+            raise KeyError("popitem(): dictionary is empty")
+        name = next(reversed(self))
+        return name, self.pop(name)
+
+    def clear(self) -> None:
+        for name in list(self):
+            del self[name]
