@@ -12,6 +12,7 @@ import random
 import shutil
 import subprocess
 import tempfile
+import time
 
 import pytest
 
@@ -178,3 +179,64 @@ def test_live_against_gnu(tool: list[str], prefix: str, always: bool) -> None:
     if not always:  # end to end: sandbash's own cat names every operand as GNU's does
         mine = run_command(["cat", "--", *names])
         assert _error_names(mine.stderr, "cat: ") == expected
+
+
+# The printable-name paths (gnuquote._plain: found in C) give what the character loops give: every
+# name below goes through both, and each alphabet's random names too.
+_ALPHABETS = ("ab", "a b'", "a'#~", "x'$*{}", "é'ü\\", "a\\'b\"", "#~a:b", "\u00a0a'", "a\tb'", "\udc80a'")
+_NAMES = [
+    "",
+    "a",
+    "{",
+    "}",
+    "#a",
+    "~a",
+    "a#",
+    "a~",
+    "it's",
+    "'#a",
+    "a'#",
+    "a'~b",
+    "'",
+    "''",
+    "a'b$c",
+    "a'b{c}",
+    "a b",
+    "a\\b",
+    "é'",
+    "\u00a0",
+    "a:b",
+]
+
+
+def _names() -> list[str]:
+    rng = random.Random(34)
+    out = list(_NAMES)
+    for alphabet in _ALPHABETS:
+        out += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8))) for _ in range(200)]
+    return out
+
+
+@pytest.mark.parametrize("fn", ["quote", "quote-c", "quoteaf", "needs_quoting", "shell_quote", "quotef"])
+def test_printable_names_quote_as_the_character_loops_do(fn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    call = {
+        "quote": gnuquote.quote,
+        "quote-c": lambda n: gnuquote.quote(n, utf8=False),
+        "quoteaf": gnuquote.quoteaf,
+        "needs_quoting": gnuquote.needs_quoting,
+        "shell_quote": gnuquote.shell_quote,
+        "quotef": gnuquote.quotef,
+    }[fn]
+    names = _names()
+    fast = [call(n) for n in names]
+    monkeypatch.setattr(gnuquote, "_plain", lambda text, utf8=True: False)
+    assert fast == [call(n) for n in names]
+
+
+def test_a_megabyte_name_is_quoted_in_c() -> None:
+    name = "0" * (1 << 20) + "'x"
+    started = time.process_time()
+    for _ in range(10):
+        gnuquote.quote(name), gnuquote.quoteaf(name), gnuquote.quotef(name)
+    # the character loops took 0.3-0.5 s of CPU a call; C, ~1 ms (30 calls here)
+    assert time.process_time() - started < 2.0
