@@ -209,7 +209,7 @@ _NAMES = [
 ]
 
 
-def _names() -> list[str]:
+def _chosen_and_random_names() -> list[str]:
     rng = random.Random(34)
     out = list(_NAMES)
     for alphabet in _ALPHABETS:
@@ -227,7 +227,7 @@ def test_printable_names_quote_as_the_character_loops_do(fn: str, monkeypatch: p
         "shell_quote": gnuquote.shell_quote,
         "quotef": gnuquote.quotef,
     }[fn]
-    names = _names()
+    names = _chosen_and_random_names()
     fast = [call(n) for n in names]
     monkeypatch.setattr(gnuquote, "_plain", lambda text, utf8=True: False)
     assert fast == [call(n) for n in names]
