@@ -181,3 +181,34 @@ def test_pr_header() -> None:
     lines = r.stdout.split(b"\n")
     assert lines[2] == b"2023-11-14 22:13" + b" " * 22 + b"TITLE" + b" " * 23 + b"Page 1"
     assert len(lines) == 16 and lines[5:7] == [b"a", b"b"]
+
+
+# paste's rows made by the batch (columns zipped while every input holds lines): inputs of
+# several read chunks, of unequal lengths, ending without a newline, with CRLF, NUL bytes and
+# broken UTF-8, one input filling several columns (`-` twice), a directory among them
+_BIG: dict[str, bytes | str] = {
+    "w1": b"".join(b"w%d\r\n" % i if i % 7 else b"\xff\xfe %d\n" % i for i in range(30000)),
+    "w2": b"".join(b"%d\0x\n" % i if i % 5 else b"\n" for i in range(45000)) + b"tail",
+    "w3": "".join(f"\u00e9{i}\n" for i in range(12000)),
+    "wz": b"".join(b"z%d\nq\0" % i for i in range(25000)),
+    "dir/x": "",
+}
+_BIG_CASES = [
+    ["paste", "w1", "w2"],
+    ["paste", "w2", "w1", "w3"],
+    ["paste", "-d", ",;", "w3", "w1", "w2", "w1"],
+    ["paste", "-d", "", "w1", "w3"],
+    ["paste", "-", "-"],
+    ["paste", "-", "w3", "-", "-"],
+    ["paste", "w3", "dir", "w1"],
+    ["paste", "dir", "w3"],
+    ["paste", "-z", "wz", "w1"],
+    ["paste", "-s", "w1", "w2"],
+    ["paste", "-s", "-d", ",", "w2", "-", "w3"],
+    ["paste", "w1"],
+]
+
+
+@pytest.mark.parametrize("argv", _BIG_CASES, ids=lambda a: " ".join(a[1:]))
+def test_paste_batches(argv: list[str]) -> None:
+    compare(argv, b"".join(b"in%d\n" % i for i in range(40001)), _BIG)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import errno
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import repeat
 
 from ...stdio.streams import Stream, StreamReadError
 from ...vfs.errors import FsError, strerror
@@ -64,7 +65,8 @@ class _LineSource:
         self.name = name
         self.stream = stream
         self.sep = sep
-        self.pending: list[bytes] = []
+        self.pending: list[bytes] = []  # the batch being taken, from `pos` on
+        self.pos = 0
         self.it: Iterator[tuple[list[bytes], bool]] | None = None
         self.error = errno.EISDIR if stream is None else 0
         if stream is not None:
@@ -73,7 +75,7 @@ class _LineSource:
     def next(self) -> bytes | None:
         """The next line, or None at the end; _Unreadable once reading failed (for every
         operand that shares the input, as each of GNU's FILEs for `-` keeps its error)."""
-        while not self.pending:
+        while self.pos >= len(self.pending):
             if self.error:
                 raise _Unreadable
             if self.it is None:
@@ -87,8 +89,28 @@ class _LineSource:
                 self.it = None
                 self.error = e.errno or errno.EIO
                 raise _Unreadable from None
-            self.pending = batch[::-1]
-        return self.pending.pop()
+            self.pending = batch
+            self.pos = 0
+        line = self.pending[self.pos]
+        self.pos += 1
+        return line
+
+    def finished(self, columns: list[int], reported: set[int]) -> bool:
+        """At its end for good: read to its end, or unreadable and named for each of its
+        `columns` (then only empty cells come from it, and no message)."""
+        if self.it is not None or self.pos < len(self.pending):
+            return False
+        return not self.error or all(i in reported for i in columns)
+
+    def held(self) -> int:
+        """Lines read and not yet taken (taking them reads nothing)."""
+        return len(self.pending) - self.pos
+
+    def take(self, n: int) -> list[bytes]:
+        """The next `n` held lines."""
+        pos = self.pos
+        self.pos = pos + n
+        return self.pending[pos : pos + n]
 
 
 class _Unreadable(Exception):
@@ -113,6 +135,12 @@ def cmd_paste(ctx: Ctx) -> int:
                 first = True
                 k = 0
                 for lines, _tail in split_records(ctx, stream, sep):
+                    if len(delims) == 1:  # (a batch is one join: no write per line)
+                        if not first:
+                            out.write(delims[0])
+                        out.write(delims[0].join(lines))
+                        first = False
+                        continue
                     for line in lines:
                         if not first:
                             out.write(delims[k % len(delims)])
@@ -151,16 +179,31 @@ def cmd_paste(ctx: Ctx) -> int:
 
 def _parallel(sources: list[_LineSource], delims: list[bytes], sep: bytes, out: Out) -> int:
     """The rows of `paste` without -s. GNU writes a line and the delimiter after it as it reads
-    them and holds the delimiters of inputs at their end: a message comes after what is out."""
+    them and holds the delimiters of inputs at their end: a message comes after what is out.
+    Rows whose every line is already read are made together (_full_rows); a row that reads
+    goes one line at a time, as GNU's order of output and messages asks."""
     status = 0
     reported: set[int] = set()  # operands named as unreadable (each once, then at their end)
+    # each distinct input and the columns it fills (`paste - -` takes two lines a row from one)
+    columns: dict[int, list[int]] = {}
+    for i, s in enumerate(sources):
+        columns.setdefault(id(s), []).append(i)
+    owners = {id(s): s for s in sources}
+    groups = [(owners[key], cols) for key, cols in columns.items()]
+    between = [delims[(i - 1) % len(delims)] for i in range(1, len(sources))]
     while True:
+        # inputs at their end (named already if unreadable) give empty cells; the others lines
+        live = [g for g in groups if not g[0].finished(g[1], reported)]
+        rows = min((s.held() // len(cols) for s, cols in live), default=0)
+        if rows:
+            out.write(_full_rows(live, len(sources), between, sep, rows))
+            continue
         parts: list[bytes] = []
         sent = committed = 0  # parts written out; parts GNU would have written by now
         had_line = False
         for i, s in enumerate(sources):
             if i:
-                parts.append(delims[(i - 1) % len(delims)])
+                parts.append(between[i - 1])
                 if had_line:
                     committed = len(parts)
             try:
@@ -182,3 +225,28 @@ def _parallel(sources: list[_LineSource], delims: list[bytes], sep: bytes, out: 
             return status
         parts.append(sep)
         out.write(b"".join(parts[sent:]))
+
+
+def _full_rows(
+    groups: list[tuple[_LineSource, list[int]]], width: int, between: list[bytes], sep: bytes, rows: int
+) -> bytes:
+    """`rows` whole rows of held lines, each ended by `sep`: a column is every k-th line an input
+    holds when it fills k columns (empty for an input not in `groups`, at its end), and the rows
+    are zipped from the columns (no step per line)."""
+    cols: list[list[bytes]] = [[b""] * rows] * width  # (an input at its end: empty cells)
+    for s, where in groups:
+        k = len(where)
+        block = s.take(rows * k)
+        for t, i in enumerate(where):
+            cols[i] = block[t::k] if k > 1 else block
+    if width == 1:
+        made = cols[0]
+    elif len(set(between)) == 1:
+        made = list(map(between[0].join, zip(*cols, strict=True)))
+    else:
+        mixed: list[Iterable[bytes]] = [cols[0]]
+        for d, col in zip(between, cols[1:], strict=True):
+            mixed += (repeat(d, rows), col)
+        made = list(map(b"".join, zip(*mixed, strict=True)))
+    made.append(b"")
+    return sep.join(made)
