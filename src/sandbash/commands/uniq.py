@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import re
 from collections.abc import Callable
-from itertools import compress, groupby
+from itertools import chain, compress, groupby
 from operator import ne, sub
 
 from ..stdio.streams import Stream, StreamError, StreamReadError
@@ -296,13 +296,17 @@ def _write_groups(
             return  # (-d -u: no group is both)
     if not firsts:
         return
-    if count:
-        if max(counts) < len(_PREFIX):
-            prefixes = list(map(_PREFIX.__getitem__, counts))
-        else:
-            prefixes = [b"%7d " % c for c in counts]
-        firsts = list(map(bytes.__add__, prefixes, firsts))
-    out.write(sep.join(firsts) + sep)
+    if not count:
+        out.write(sep.join(chain(firsts, (b"",))))  # (no copy of the block to add the last sep)
+        return
+    # count, line, sep laid out in one list and joined once: no bytes object made per group
+    parts = [sep] * (3 * len(firsts))
+    if max(counts) < len(_PREFIX):
+        parts[0::3] = map(_PREFIX.__getitem__, counts)
+    else:
+        parts[0::3] = [b"%7d " % c for c in counts]
+    parts[1::3] = firsts
+    out.write(b"".join(parts))
 
 
 class _Emitter:

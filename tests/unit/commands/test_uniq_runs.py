@@ -24,6 +24,12 @@ _DATA = {
     "short-runs": _SHORT,
     "mixed": _MIXED,
     "big-counts": b"x\n" * 70000 + b"y\nx\n" * 9000 + b"x\n" * 300,
+    # short groups with a group of 256 or more lines inside the same read (the count column made
+    # for a batch beyond the common counts), CRLF, NUL bytes and broken UTF-8 in the lines
+    "short-with-long": b"".join(
+        b"".join(b"r%d\r\n" % (i % 3) for i in range(2000)) + b"\xff\0big %d\n" % j * (250 + j * 3)
+        for j in range(12)
+    ),
 }
 
 
