@@ -336,3 +336,32 @@ def test_a_number_before_a_space_reads_as_its_whole_prefix() -> None:
         assert x == y or (x != x and y != y), s
         seen += 1
     assert seen == 16**3 * 4
+
+
+# FS of several characters that is plain text as a regex (one str.split a record, in the loop and
+# per record) and the blanks str.split() takes that awk does not (looked for a chunk at a time in
+# ASCII input): records spanning batches, overlapping separators, FS changed mid-input, IGNORECASE
+MS = "".join(
+    f"t{i} ms={i % 97}ms=x aaa{i}aaaa ::{i}:: , {i % 3}, \n" if i % 23 else "ms=\n" for i in range(12000)
+)
+LATE_ODD = "".join(f"w{i} v {i % 4}\n" for i in range(40000)) + "x\fy z\n" + "p\x1cq r\n" + "a\u00a0b c\n"
+PLAIN_FS = [
+    case("-F", "ms=", "{ s += $2; n += NF } END { print s, n }", stdin=MS),
+    case("-F", "aa", "{ print NF, $2, $NF }", stdin=MS),
+    case("-F", ", ", "{ print $2 }", stdin=MS),
+    case("-F", "::", '{ print $2 "|" $3 }', stdin=MS),
+    case("-v", "IGNORECASE=1", "-F", "MS=", "{ print $2 }", stdin=MS),
+    case("-v", "IGNORECASE=1", "-F", "A", "{ print $2 }", stdin=MS),
+    case('NR == 5000 { FS = "ms=" } { print $1 }', stdin=MS),
+    case('{ n += split($0, a, "aa"); m += split($0, b, ", ") } END { print n, m, a[2], b[3] }', stdin=MS),
+    case("{ print NF, $2 }", stdin=LATE_ODD),
+    case("{ n += NF } END { print n }", stdin="x\ry z\n" + LATE_ODD),
+]
+
+
+@needs_gawk
+@pytest.mark.parametrize("args,stdin,files", PLAIN_FS)
+def test_plain_text_separators_and_odd_blanks_match_gawk(
+    args: list[str], stdin: str, files: dict[str, str]
+) -> None:
+    _compare(args, stdin, files)

@@ -284,7 +284,7 @@ class Runtime:
         try:
             self.splitter = fs_splitter(text, self.icase_on(), self.paragraph, self.ctx.budget)
             if not self.paragraph and text != " ":
-                self.split_sep = literal_separator(text)
+                self.split_sep = literal_separator(text, self.icase_on(), self.ctx.budget)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp: {e}: /{text}/") from None
 
