@@ -14,7 +14,7 @@ from sandbash import Bash, CancelToken, ExecutionCancelled, ExecutionLimitError,
 from sandbash.interp import compiler, loopgen
 from sandbash.interp import evaluator as evaluator_module
 
-LINES = "".join(f"user{i},item{i % 7},{i % 5}\n" for i in range(1500))
+LINES = "".join(f"user{i},item{i % 7},{i % 5}\n" for i in range(2500))
 FILES = {"/d/f.csv": LINES, "/d/nonl.txt": LINES + "last,x,9", "/d/bs.txt": LINES.replace(",", "\\,")}
 
 
@@ -72,7 +72,7 @@ def test_a_long_while_read_loop_is_handed_over(
     "script",
     [
         # too short: its closures run
-        "head -n 400 /d/f.csv > /s; while read -r l; do x=$l; done < /s; echo $x",
+        "head -n 1500 /d/f.csv > /s; while read -r l; do x=$l; done < /s; echo $x",
         # nothing to write in: the condition and the body called
         "while read -r l; do echo $l; done < /d/f.csv > /dev/null",
     ],
@@ -86,18 +86,18 @@ def test_loops_that_keep_their_closures(script: str, compilers: list[compiler.Co
     "script",
     [
         # break, continue, `break 2`, return, a status
-        "while read -r v; do x=$v; [ ${v%%,*} = user900 ] && break; done < /d/f.csv; echo $x $?",
-        "for o in 1 2; do while read -r v; do x=$v; [ ${v%%,*} = user800 ] && continue 2; done < /d/f.csv; done; echo $x",
-        "f() { while read -r v; do x=$v; [ ${v%%,*} = user700 ] && return 3; done < /d/f.csv; }; f; echo $? $x",
+        "while read -r v; do x=$v; [ ${v%%,*} = user2200 ] && break; done < /d/f.csv; echo $x $?",
+        "for o in 1 2; do while read -r v; do x=$v; [ ${v%%,*} = user2200 ] && continue 2; done < /d/f.csv; done; echo $x",
+        "f() { while read -r v; do x=$v; [ ${v%%,*} = user2100 ] && return 3; done < /d/f.csv; }; f; echo $? $x",
         "while read -r v; do x=$v; false; done < /d/f.csv; echo $?",
         # set -e, an ERR and a DEBUG trap set from inside the loop, LINENO
         "set -e; while read -r v; do x=$v; [ ${v%%,*} != user999 ]; done < /d/f.csv; echo no",
-        "n=0; while read -r v; do x=$v\n [ ${v%%,*} = user600 ] && trap 'n=$((n+1))' ERR\n [ ${v: -1} != 3 ]\n l=$LINENO\ndone < /d/f.csv; echo $n $l",
-        "d=0; while read -r v; do x=$v; [ ${v%%,*} = user1400 ] && trap 'd=$((d+1))' DEBUG; done < /d/f.csv; trap - DEBUG; echo $d",
-        "while read -r v; do x=$v; [ ${v%%,*} = user1000 ] && set -x; done < /d/f.csv 2>&1 | tail -n 2",
+        "n=0; while read -r v; do x=$v\n [ ${v%%,*} = user2100 ] && trap 'n=$((n+1))' ERR\n [ ${v: -1} != 3 ]\n l=$LINENO\ndone < /d/f.csv; echo $n $l",
+        "d=0; while read -r v; do x=$v; [ ${v%%,*} = user2400 ] && trap 'd=$((d+1))' DEBUG; done < /d/f.csv; trap - DEBUG; echo $d",
+        "while read -r v; do x=$v; [ ${v%%,*} = user2300 ] && set -x; done < /d/f.csv 2>&1 | tail -n 2",
         # a variable made readonly, a nameref, an integer in the middle of the loop
-        "while read -r v; do x=$v; [ ${v%%,*} = user900 ] && readonly x; done < /d/f.csv; echo $? $x",
-        "declare -n r=y; while read -r v; do r=${v%%,*}; [ $r = user900 ] && declare -i y; done < /d/f.csv; echo $y",
+        "while read -r v; do x=$v; [ ${v%%,*} = user2100 ] && readonly x; done < /d/f.csv; echo $? $x",
+        "declare -n r=y; while read -r v; do r=${v%%,*}; [ $r = user2100 ] && declare -i y; done < /d/f.csv; echo $y",
     ],
 )
 def test_results_are_the_walkers(script: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,7 +110,7 @@ def test_a_policy_refuses_a_command_at_every_step(monkeypatch: pytest.MonkeyPatc
     compiled, walked = _both(script, monkeypatch, policy=Policy(deny=["rm"]))
     assert compiled == walked
     out, err, status = compiled  # type: ignore[misc]
-    assert (out, err.count("policy denied"), status) == ("126 user1499\n", 1500, 0)
+    assert (out, err.count("policy denied"), status) == ("126 user2499\n", 2500, 0)
 
 
 # endless inputs: a pipe from `yes` and a process substitution of it, a file-like device
@@ -131,7 +131,7 @@ def test_the_deadline_ends_a_loop_over_an_endless_pipe(script: str) -> None:
 
 
 @pytest.mark.usefixtures("compiling")
-@pytest.mark.parametrize("limit", [600, 1000, 1025])
+@pytest.mark.parametrize("limit", [2100, 2200, 2500])
 def test_max_loop_iterations_ends_it_at_the_walkers_step(limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
     script = "while read -r l; do x=$l; done < /d/f.csv; echo $x"
     seen = []
