@@ -40,15 +40,21 @@ def canonicalize(ctx: Ctx, path: str, mode: str, symlinks: bool = True) -> str:
         last = not todo
         st = fs.try_lstat(candidate)
         if st is None:
-            if mode == "missing" or (mode == "all-but-last" and last):
+            if mode == "missing":
                 # what remains cannot be resolved: keep it lexically
                 done.append(name)
                 continue
+            code = errno.ENOENT
             try:
                 fs.lstat(candidate)
             except FsError as e:
-                raise FsError(e.errno or errno.ENOENT, path)
-            raise FsError(errno.ENOENT, path)
+                code = e.errno or errno.ENOENT
+            # -f keeps only a last name that is missing: one it cannot look up (too long, a
+            # directory it may not search, refused) is an error, as gnulib's canonicalize
+            if mode == "all-but-last" and last and code == errno.ENOENT:
+                done.append(name)
+                continue
+            raise FsError(code, path)
         if st.is_link and symlinks:
             hops += 1
             if hops > MAX_SYMLINKS:
