@@ -52,6 +52,8 @@ BOMBS = {
         _MIXED_JSON.format(n=100000) + " > /tmp/b.json; yq -p json -o json 'to_yaml | length' /tmp/b.json",
         MEM,
     ),
+    # one long scalar written a word at a time (280 MB under 256 MB)
+    "to-yaml-a-long-string-of-words": ("yq -n '[\"a b\" * 3000000] | to_yaml | length'", MEM),
     "from-yaml-in-a-program": ('yq -n \'"[" + ("[]," * 2000000) + "1]" | from_yaml | length\'', MEM),
 }
 
