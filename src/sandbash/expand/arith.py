@@ -635,6 +635,14 @@ class Template:
         return code is not None and code.co_filename == GEN_FILE
 
 
+def generated_now(text: str | Template) -> bool:
+    """Whether a literal text (generated_of) or a template (Template.generated) has its generated
+    function now: what generated code waiting for one asks (Compiler.cold, loopgen.renewal)."""
+    if type(text) is Template:
+        return text.generated()
+    return generated_of(text) is not None  # type: ignore[arg-type]
+
+
 def template_of(text: str, names: tuple[str, ...]) -> Template | None:
     """The compiled template `text`, its variables named `names` read as slots 0, 1, ... (raises
     ArithError as the text would), or None when it is not one a template may be: too large or

@@ -28,7 +28,7 @@ from functools import partial
 
 from ..expand.pattern import glob_shape
 from ..syntax import ast as A
-from .steps import _traced, plain_name
+from .steps import _traced, one_arith, plain_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,11 +76,21 @@ def fast_test(pat: A.Word, subject: str, const: Callable[[object], str]) -> str 
     return None
 
 
-def _read(word: A.Word, sj: str, subject: str, const: Callable[[object], str]) -> str:
+def _read(word: A.Word, sj: str, subject: str, const: Callable[[object], str], evaluation: str | None) -> str:
     """The subject's expansion into `sj` (at level 1): a `$name` or `"$name"` of a plain name
     (steps.plain_name) bound in the innermost scope to a string, no reference, within
     CHARGE_FROM, read in place (what its string function gives for it: the value as it is, no
-    splitting or globbing in a `case` word); anything else, the string function `subject`."""
+    splitting or globbing in a `case` word); one `$(( ))` whose `evaluation` is written in
+    (loopgen.Writer.value: it sets `_sr`), its number's text while the shared evaluator is free;
+    anything else, the string function `subject`."""
+    if evaluation is not None:
+        return (
+            f"    if ev.depth:  # (a nested evaluation: the string function's own)\n"
+            f"        {sj} = {subject}()\n"
+            f"    else:\n"
+            + "".join(f"        {line}\n" if line else "\n" for line in evaluation.splitlines())
+            + f"        {sj} = str(_sr)\n"
+        )
     name = plain_name(word)
     if name is None:
         return f"    {sj} = {subject}()\n"
@@ -130,6 +140,10 @@ def case_cmd(body: Body, node: A.Case, ind: int) -> bool | None:
     slow = const(partial(comp.ev.execute, node))
     header = const(f"case {ansi_decoded(node.word.text)} in ")  # ($BASH_COMMAND: _exec_case's)
     subject = const(comp._string_fn(node.word))
+    sub = one_arith(node.word)
+    evaluation = None
+    if sub is not None:  # (`case $(( k % 3 )) in`: its evaluation written in, loopgen.Writer.value)
+        evaluation = body.arith_writer().value(comp, sub)
     put = body.put
     put(f"if not mode.plain and traced(st):\n    s = {slow}()\nelse:", ind)
     put(f"{m} = len(procs) if procs else 0\ntry:", ind + 1)
@@ -137,7 +151,7 @@ def case_cmd(body: Body, node: A.Case, ind: int) -> bool | None:
         f"st.compound_line({node.line}, rt.budget.commands)\n"
         f"if not mode.untraced and st.traps and not st.in_trap:  # (for an ERR or EXIT trap)\n"
         f"    sh.current_command = {header}\n"
-        f"try:\n{_read(node.word, sj, subject, const)}"
+        f"try:\n{_read(node.word, sj, subject, const, evaluation)}"
         f"except ArithError as e:\n    s = expansion_failed(ExpansionError(e.render(), 1, arith=True))\n"
         f"else:\n    {nc} = st.shopts['nocasematch']",
         ind + 2,

@@ -37,8 +37,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from ..expand.arith import GEN_LONGEST, HOT_CALLS, ArithError, generated_of
-from ..expand.arithwords import arith_fn, literal_arith
+from ..expand.arith import GEN_LONGEST, HOT_CALLS, ArithError, Template, generated_now, generated_of
+from ..expand.arithwords import arith_fn, literal_arith, word_template
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site, varying_site
 from ..expand.segments import CHARGE_FROM, maybe_glob, static_word
@@ -162,10 +162,11 @@ class Compiler:
         self.bodies: dict[int, tuple[A.CommandList, Code]] = {}
         self.generated = 0  # characters of source funcgen made for this shell (funcgen.GEN_CHARS)
         # the texts of `(( ))` commands compiled as closures while their text was not generated
-        # yet (arithcmd.py), while a list is compiled (None: none is), and the lists compiled
-        # with some: such a list is compiled again when it is asked for once one of its texts is
-        self.cold: list[str] | None = None
-        self.stale: dict[int, tuple[A.CommandList, tuple[str, ...]]] = {}
+        # yet (arithcmd.py), and the texts and templates of assignments' `$(( ))` values likewise
+        # (arith_cold), while a list is compiled (None: none is), and the lists compiled with
+        # some: such a list is compiled again when it is asked for once one of its texts is
+        self.cold: list[str | Template] | None = None
+        self.stale: dict[int, tuple[A.CommandList, tuple[str | Template, ...]]] = {}
         # `for ((;;))` loops whose parts are hot, by node: their generated steps (arithfor.py), or
         # None where they are not generated (too large, past the budget)
         self.fors: dict[int, tuple[A.ArithFor, Callable[..., int] | None]] = {}
@@ -198,7 +199,7 @@ class Compiler:
             stale = self.stale.get(key)
             if stale is None or stale[0] is not node:
                 return hit[1]
-            if not any(generated_of(text) is not None for text in stale[1]):
+            if not any(generated_now(text) for text in stale[1]):
                 if self.cold is not None:  # (a list being compiled around it is stale with it)
                     self.cold += stale[1]
                 return hit[1]
@@ -420,6 +421,7 @@ class Compiler:
         failed = ev.expansion_failed
         slow = partial(ev.execute, node)
         subject_fn = self._string_fn(node.word)
+        self.arith_cold(node.word)  # (`case $(( k % 3 )) in`: casegen writes its evaluation in)
         from ..syntax.escapes import ansi_decoded  # (as Evaluator._exec_case: not at start-up)
 
         header = f"case {ansi_decoded(node.word.text)} in "  # ($BASH_COMMAND: _exec_case's)
@@ -527,6 +529,10 @@ class Compiler:
         # by one generated function (Shell.arith_assign_fn; a value it gives back is stored here)
         text = _one_arith_text(a.value) if store is not None and not append else None
         values: dict[str, object] = {"line": cmd.line, "cmd": cmd, "name": name, "set_var": ex.va.set_var}
+        # (the value's word and function: what funcgen writes in for a `$(( ))`, steps.VALUE_ARITH)
+        values["word"] = a.value
+        values["fn"] = value_fn
+        self.arith_cold(a.value)
         if store is not None:
             values["store"] = store
         if text is not None:
@@ -535,7 +541,6 @@ class Compiler:
             key: tuple[object, ...] = ("arith",)
         else:
             how, index = steps.value_how(a.value)
-            values["fn"] = value_fn
             values["ref"] = steps.plain_name(a.value)
             how = how or steps.VALUE_FN
             values["index"] = index
@@ -1004,6 +1009,8 @@ class Compiler:
             how = steps.VALUE_FN  # (`local v=`: the empty text)
         values = {"line": cmd.line, "cmd": cmd, "name": name, "fn": value_fn, "index": index}
         values["ref"] = steps.plain_name(word)
+        values["word"] = word
+        self.arith_cold(word)
         return self._step(("local", how), slow, values)
 
     def _local_many(
@@ -1032,7 +1039,26 @@ class Compiler:
             values[f"index{k}"] = index
             values[f"name{k}"] = names[k]
             values[f"ref{k}"] = steps.plain_name(word)
+            values[f"word{k}"] = word
+            self.arith_cold(word)
         return self._step(("locals", checked, *hows), slow, values)
+
+    def arith_cold(self, word: A.Word | None) -> None:
+        """An assignment's value or a `case` subject that is one `$(( ))` (steps.one_arith), which
+        generated code writes in once its text or template is generated (steps.VALUE_ARITH,
+        casegen): noted cold while it is not, so that the list is compiled, and so generated,
+        again once it is (compiled())."""
+        sub = steps.one_arith(word)
+        if sub is None or self.cold is None:
+            return
+        text = literal_arith(sub.word)
+        if text is not None:
+            if len(text) <= GEN_LONGEST and generated_of(text) is None:
+                self.cold.append(text)
+            return
+        made = word_template(self.ev.expander, sub.word)
+        if made is not None and len(sub.word.text) <= GEN_LONGEST and not made[0].generated():
+            self.cold.append(made[0])
 
     def _step(self, key: tuple[object, ...], slow: Code, values: dict[str, object]) -> Code:
         """The closure of the step `key` names (steps.py), with its holes' `values`; remembered with
@@ -1513,12 +1539,8 @@ def _sequence_returning(codes: tuple[Code, ...]) -> Code:
 def _one_arith_text(word: A.Word | None) -> str | None:
     """The text of a word that is one `$(( ))` or `"$(( ))"` with nothing in it to expand (its
     value is the number's text either way), else None."""
-    parts = word.parts if word is not None else ()
-    if len(parts) == 1 and type(parts[0]) is A.DQ:
-        parts = parts[0].parts
-    if len(parts) == 1 and type(p := parts[0]) is A.ArithSub:
-        return literal_arith(p.word)
-    return None
+    sub = steps.one_arith(word)
+    return literal_arith(sub.word) if sub is not None else None
 
 
 def _no_text() -> str:

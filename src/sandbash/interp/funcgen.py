@@ -15,6 +15,9 @@ its top-level command list is generated here as the source of one function inste
   holds its key and its holes' values) is written out inline: the step's text, the very text its
   closure was compiled from, with its holes named as constants of the body; the run's runtime and
   budget are read once a call (steps.RUNTIME), the budget still charged at every command;
+- such a step's value that is one `$(( ))` (`x=$((n + ${#t}))`, `local r=$(( $1 % 3 ))`), once its text or
+  template is generated, is evaluated by its statements written in (steps.VALUE_ARITH,
+  loopgen.Writer.value; Body.arith_values), as is a `case $(( )) in` subject (casegen);
 - a `(( ))` command whose text is generated is written in as a generated loop writes its body's
   (loopgen.Writer.arith: the text's statements between what its closure does around them, that
   closure, not fused, for the slow way);
@@ -52,7 +55,19 @@ from ..textcache import function_of
 from . import casegen
 from .loopgen import Writer, arith_text, block
 from .state import ONE_STATUS
-from .steps import BEGIN_ARGV, NAMESPACE, RUNTIME, SHELL, START, VALUE_FN, VALUE_LOCAL, make_step
+from .steps import (
+    ARITH_LINE,
+    BEGIN_ARGV,
+    NAMESPACE,
+    RUNTIME,
+    SHELL,
+    START,
+    VALUE_ARITH,
+    VALUE_FN,
+    VALUE_LOCAL,
+    make_step,
+    one_arith,
+)
 from .variables import NOT_PLAIN
 
 TYPE_CHECKING = False
@@ -308,14 +323,50 @@ class Body:
         # the step's text, as its closure runs it, after the same run-mode test: not plain, the
         # closure itself, which takes its own slow exit
         key, values = shape
+        key, evaluations = self.arith_values(key, values)
         step = make_step(_reading_locals(key, values, self.declared), inline=True)
         self.put(f"if not mode.plain:\n    s = {c}()\nelse:", ind)
-        gen.emit(step.source({h: gen.hole(values[h]) for h in step.holes}), 4 * ind + 4)
+        source = step.source({h: gen.hole(values[h]) for h in step.holes})
+        gen.emit(_evaluated(source, evaluations) if evaluations else source, 4 * ind + 4)
         if top and key[0] == "local":
             self.declared.add(values["name"])  # type: ignore[arg-type]
         elif top and key[0] == "locals":
             self.declared.update(values["names"])  # type: ignore[arg-type]
         return returns
+
+    def arith_writer(self) -> Writer:
+        """The writer of the body's arithmetic (loopgen's statements), made on first use."""
+        if self.writer is None:
+            self.writer = Writer()
+        return self.writer
+
+    def arith_values(
+        self, key: tuple[object, ...], values: dict[str, object]
+    ) -> tuple[tuple[object, ...], dict[str, str]]:
+        """`key` with each value that is one `$(( ))` whose evaluation can be written in
+        (loopgen.Writer.value: its text or template generated) read so (steps.VALUE_ARITH), and
+        those evaluations by their ARITH_LINE's suffix (the value's index, "" for a lone value)."""
+        kind = key[0]
+        if kind == "arith":  # (`x=$(( text ))`: the closure's own way is arith_assign_fn's)
+            key = ("scalar", VALUE_FN, True, False)
+        if kind not in ("arith", "scalar", "local", "locals"):
+            return key, {}
+        hows = list(key[2:]) if kind == "locals" else [key[1]]
+        suffixes = [str(k) for k in range(len(hows))] if kind == "locals" else [""]
+        evaluations: dict[str, str] = {}
+        for k, how in enumerate(hows):
+            sub = one_arith(values.get("word" + suffixes[k]))  # type: ignore[arg-type]
+            if how != VALUE_FN or sub is None:
+                continue
+            made = self.arith_writer().value(self.comp, sub)
+            if made is not None:
+                evaluations[suffixes[k]] = made
+                hows[k] = VALUE_ARITH
+        if not evaluations:
+            return (("arith",) if kind == "arith" else key), {}
+        if kind == "locals":
+            return (kind, key[1], *hows), evaluations
+        return (key[0], hows[0], *key[2:]), evaluations
 
     def test_source(self, code: str, test: dict[str, object]) -> str:
         """_TEST for a test command whose closure is the constant `code` (fastbuiltins' values)."""
@@ -457,6 +508,23 @@ def _size(node: A.Command) -> int:
     else:
         return 0
     return sum(1 + _size(item.cmd) for lst in lists for item in lst.items)
+
+
+def _evaluated(source: str, evaluations: dict[str, str]) -> str:
+    """A step's source with each of its ARITH_LINE lines replaced by that value's evaluation's
+    statements, at that line's indentation."""
+    out: list[str] = []
+    for line in source.splitlines():
+        mark = line.lstrip()
+        if mark.startswith(ARITH_LINE):
+            pad = line[: len(line) - len(mark)]
+            out += [
+                pad + text if text else text for text in evaluations.pop(mark[len(ARITH_LINE) :]).splitlines()
+            ]
+        else:
+            out.append(line)
+    assert not evaluations  # (each written in where its value is read)
+    return "\n".join(out) + "\n"
 
 
 def _reading_locals(

@@ -46,9 +46,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from ..expand.arith import GEN_LONGEST, ArithError, Template, generated_of, parse_or_raise
+from ..expand.arith import GEN_LONGEST, ArithError, Template, generated_now, generated_of, parse_or_raise
 from ..expand.arithwords import literal_arith, renamed, template_values, word_template
 from ..expand.env import ExpansionError
+from ..expand.fastparam import positional_index
 from ..expand.segments import maybe_glob
 from ..shvars.arrays import IndexedArray
 from ..shvars.vars import NAMEREF, Var
@@ -161,17 +162,23 @@ else:
 {last}"""
 # a slot's value read here: `${#name}` (a plain ASCII string's length, as length_count counts
 # it) and `$name` (a plain decimal, read as template_fn reads it) of a variable bound in the
-# innermost scope, not special (NOT_PLAIN) and no reference: its test and its value ({n}: the
-# variable's name's constant); anything else, template_values' way
-_FOUND = "(_v := _sc.get({n})) is not None and type(_v) is Var and not _v.attrs & NAMEREF and type(_r := _v.value) is str"
+# innermost scope, or in the globals when no scope above them binds the name (VarStore.local_names:
+# a function's read of a global), not special (NOT_PLAIN) and no reference; `$1` (a positional
+# parameter that is a plain decimal, as positional_slot reads it): its test and its value ({n}:
+# the variable's name's constant, or the parameter's index); anything else, template_values' way
+_DIGITS = '_r.isdigit() and _r.isascii() and (len(_r) == 1 or _r[0] != "0" and len(_r) < 19)'
+_FOUND = (
+    "((_v := _sc.get({n})) is not None or ({n} not in st.vars.local_names and (_v := st.vars.scopes[0].get({n})) is not None))"
+    " and type(_v) is Var and not _v.attrs & NAMEREF and type(_r := _v.value) is str"
+)
+_POSITIONAL = "len(st.positional) >= {n} and " + _DIGITS.replace(
+    "_r.isdigit()", "(_r := st.positional[{n} - 1]).isdigit()", 1
+)
 _READS = {
     "#": (_FOUND + " and _r.isascii()", "len(_r)"),
     # `${#name[@]}`: an indexed array's count (elements.count_number_fn's)
     "#@": (_FOUND.replace("is str", "is IndexedArray"), "len(_r)"),
-    "": (
-        _FOUND + ' and _r.isdigit() and _r.isascii() and (len(_r) == 1 or _r[0] != "0" and len(_r) < 19)',
-        "int(_r)",
-    ),
+    "": (_FOUND + " and " + _DIGITS, "int(_r)"),
 }
 
 _ERREXIT = """\
@@ -305,6 +312,17 @@ class Writer:
         """`(( text ))` at `line` as statements at level `ind` setting its status in `var` (see
         _ARITH), `cold` running while the run is not plain; as a loop's condition when `cond`
         (`set -e` suspended); None when its statements are not generated (arithgen.statements)."""
+        made = self.statements(text, 4)  # (at _ARITH's own level)
+        if made is None:
+            return None
+        lines, value = made
+        evaluate = _LITERAL.format(stmts="\n".join(lines), pad="    " * 4, var=var, value=value)
+        return self.wrapped(evaluate, ind, line, cold, var, cond, ends)
+
+    def statements(self, text: str, ind: int) -> tuple[list[str], str] | None:
+        """A literal text's evaluation as statements at level `ind` (arithgen.statements, their
+        constants added to the namespace) and the expression of its value after them, once the
+        text is generated (arith.generated_of: hot); else None."""
         if generated_of(text) is None:
             return None
         try:
@@ -314,13 +332,25 @@ class Writer:
         from ..expand.arithgen import statements  # (as the text's own generation: only once hot)
 
         self.texts += 1
-        made = statements(node, text, 4, f"a{self.texts}_", self.scope)  # (at _ARITH's own level)
+        made = statements(node, text, ind, f"a{self.texts}_", self.scope)
         if made is None:
             return None
         lines, value, namespace = made
         self.namespace.update(namespace)
-        evaluate = _LITERAL.format(stmts="\n".join(lines), pad="    " * 4, var=var, value=value)
-        return self.wrapped(evaluate, ind, line, cold, var, cond, ends)
+        return lines, value
+
+    def value(self, comp: Compiler, sub: A.ArithSub) -> str | None:
+        """`$(( ))`'s evaluation (`x=$(( n + 1 ))`, `case $(( k % 3 )) in`) as statements at
+        level 0 setting `_sr` to its number, with the shared evaluator `ev` free: a literal
+        text's statements, or a template's evaluation (_TEMPLATE), once generated; else None."""
+        text = literal_arith(sub.word)
+        if text is None:
+            return self.evaluation(comp, sub.word, "")
+        made = self.statements(text, 0) if len(text) <= GEN_LONGEST else None
+        if made is None:
+            return None
+        lines, value = made
+        return "\n".join([*lines, f"_sr = {value}"])
 
     def wrapped(
         self,
@@ -400,12 +430,16 @@ class Writer:
 
     def reads(self, parts: tuple[A.Part, ...], quoted: tuple[bool, ...]) -> str:
         """The slots' values read in place into `_sv` when each is a `${#name}` or `$name` of a
-        plain variable (_READS), else `_sv = None`."""
+        plain variable or a positional parameter `$1` (_READS, _POSITIONAL), else `_sv = None`."""
         slots = [p for p in parts if type(p) is not A.Lit]
         tests: list[tuple[str, str]] = []
         for p, q in zip(slots, quoted, strict=True):
             if q or type(p) is not A.Param:
                 return "_sv = None"
+            index = positional_index(p)
+            if index:
+                tests.append((_POSITIONAL.format(n=index), "int(_r)"))
+                continue
             kind = p.prefix + ("@" if p.sub in ("@", "*") else "")
             if (
                 (p.sub is not None and kind != "#@")
@@ -547,7 +581,7 @@ def renewal(cache: dict[int, object], key: int, cold: tuple[str | Template, ...]
         nonlocal turn
         text = cold[turn % len(cold)]
         turn += 1
-        if not text.generated() if type(text) is Template else generated_of(text) is None:  # type: ignore[union-attr, arg-type]
+        if not generated_now(text):
             return False
         cache.pop(key, None)
         return True

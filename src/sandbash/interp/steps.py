@@ -71,6 +71,12 @@ VALUE_POSITIONAL = "pos"
 # (a generated body's only: funcgen.py) `$name` or `"$name"` of a name a preceding inline `local`
 # of the body made, read in place from the function's scope while it is there, plain and short
 VALUE_LOCAL = "local"
+# (a generated body's only: funcgen.py) one `$(( ))` (`x=$((n + 1))`, `local r=$(( $1 % 3 ))`),
+# evaluated by the text's statements written in by the body at the line ARITH_LINE (+ the value's
+# index), which set `_sr` to the number, while the shared evaluator `ev` is free; in a nested
+# evaluation (`ev.depth`), the value's function, as the closure evaluates it
+VALUE_ARITH = "arith"
+ARITH_LINE = "#arith"
 
 # what starts every command in a Step, before its own work (the closures' prologue: $LINENO,
 # $BASH_COMMAND, the command budget, the process substitutions open before it). RUNTIME reads the
@@ -222,7 +228,7 @@ def _indent(text: str, n: int) -> str:
 def make_step(key: tuple[object, ...], inline: bool = False, closure: bool = False) -> Step:
     """The Step of `key`: ("local", value), ("locals", checked, values...), ("scalar", value,
     store, append), ("arith",), ("return", dollar) or ("call", argv, plain), where a value is None (no value), VALUE_FN
-    or VALUE_POSITIONAL.
+    or VALUE_POSITIONAL (a generated body's also VALUE_LOCAL and VALUE_ARITH).
     `inline` (a generated body's, funcgen; a closure's for a scalar): the common case of
     VarStore.declare_local and of Variables.store_plain written out before the call to them, for
     a name known now. `closure` (compiler.py's closures): an arith step's store written out too
@@ -259,6 +265,16 @@ def _value(v: str, how: str, k: str = "") -> tuple[str, tuple[str, ...]]:
             f"else:\n"
             f"    {v} = {{fn{k}}}()\n"
         ), (f"fn{k}", f"ref{k}")
+    if how == VALUE_ARITH:
+        # (the number's text remembered as text_fn remembers it: read back without parsing)
+        return (
+            f"if ev.depth:\n"
+            f"    {v} = {{fn{k}}}()\n"
+            f"else:\n"
+            f"    {ARITH_LINE}{k}\n"
+            f"    {v} = str(_sr)\n"
+            f"    remember({v}, _sr)\n"
+        ), (f"fn{k}",)
     assert how == VALUE_POSITIONAL
     return (
         f"pos = st.positional\n"
@@ -630,6 +646,17 @@ def plain_name(word: A.Word | None) -> str | None:
     (not special: NOT_PLAIN)."""
     name = _lone_param(word)
     return name if name is not None and valid_name(name) and name not in NOT_PLAIN else None
+
+
+def one_arith(word: A.Word | None) -> A.ArithSub | None:
+    """The `$(( ))` of a word that is only that, bare or double-quoted (`x=$((n + 1))`,
+    `x="$((n + 1))"`: an assignment's value is the number's text either way), else None."""
+    parts = word.parts if word is not None else ()
+    if len(parts) == 1 and type(parts[0]) is A.DQ:
+        parts = parts[0].parts
+    if len(parts) == 1 and type(p := parts[0]) is A.ArithSub:
+        return p
+    return None
 
 
 def value_how(word: A.Word | None) -> tuple[str | None, int | None]:

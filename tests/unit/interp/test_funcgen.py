@@ -19,9 +19,10 @@ from sandbash.expand import arith
 from sandbash.interp import compiler, funcgen, steps
 from sandbash.interp import evaluator as evaluator_module
 
+# (600 calls: past the wait of a body for its `$(( ))` texts to be generated, compiler._COLD_WAIT)
 SCRIPT = """
 f() { local v=$1; r=$(( v * 3 )); s="$2$v"; local w; w=$s; }
-for ((i = 0; i < 200; i++)); do f "$i" x; done
+for ((i = 0; i < 600; i++)); do f "$i" x; done
 echo "$r $s $_ $?"
 """
 
@@ -41,7 +42,7 @@ def _generated(comp: compiler.Compiler) -> list[object]:
 @pytest.mark.usefixtures("generating")
 def test_a_hot_body_is_generated_once(compilers: list[compiler.Compiler]) -> None:
     out = Bash().exec(SCRIPT).stdout
-    assert out == "597 x199 x 0\n"
+    assert out == "1797 x599 x 0\n"
     assert len(_generated(compilers[0])) == 1
     assert compilers[0].generated > 0
 
@@ -74,7 +75,7 @@ def test_the_source_budget_caps_generation(
     monkeypatch.setattr(funcgen, "GEN_CHARS", size)  # (room for f, then none for g)
     script = SCRIPT + "g() { local a=$1; b=$a; }; for ((i = 0; i < 100; i++)); do g $i; done; echo $b\n"
     out = Bash().exec(script).stdout
-    assert out == "597 x199 x 0\n99\n"
+    assert out == "1797 x599 x 0\n99\n"
     comp = compilers[-1]
     assert len(_generated(comp)) == 1 and len(comp.bodies) == 2  # (g's: its closures, final)
     assert comp.generated == size
@@ -109,7 +110,7 @@ def test_a_second_run_compiles_no_generated_source(
     shell running the same script makes its own functions (the body; `t=$(( t + r ))`, an
     assignment's arithmetic generated past arith.HOT_CALLS) from the same code and compiles
     nothing; each still holds its own shell."""
-    script = SCRIPT.replace("200", str(arith.HOT_CALLS + 10)).replace("x; done", "x; t=$(( t + r )); done")
+    script = SCRIPT.replace("600", str(arith.HOT_CALLS + 10)).replace("x; done", "x; t=$(( t + r )); done")
     want = Bash().exec(script).stdout  # (fills the cache, whatever ran before)
     # (a second time: the first run's loop, its call written in, was generated while the
     # assignment's text was not yet, and so with the steps that hand back once it is: RENEW)
