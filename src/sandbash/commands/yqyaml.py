@@ -124,10 +124,13 @@ class _Feed:
 
     name = "<unicode string>"
 
-    def __init__(self, text: str, checkpoint: Callable[[int], None]) -> None:
+    def __init__(
+        self, text: str, checkpoint: Callable[[int], None], clock: Callable[[], None] | None
+    ) -> None:
         self.text = text
         self.at = 0
         self.checkpoint = checkpoint
+        self.clock = clock
 
     def read(self, size: int) -> str:
         # (the reader asks 4 KB at a time; a larger piece is taken as it comes, and keeps the
@@ -135,6 +138,8 @@ class _Feed:
         piece = self.text[self.at : self.at + max(size, _FEED_PIECE)]
         self.at += len(piece)
         self.checkpoint(1 + (len(piece) >> 12))
+        if self.clock is not None:
+            self.clock()  # (checkpoint reads the clock once in 64 calls: 16 MB of text here)
         return piece
 
 
@@ -159,6 +164,9 @@ class _Charged:
         self.owed = 0
         if self.tick is not None:
             self.tick(1)
+        if self.hold is not None:
+            # the deadline itself: a checkpoint reads the clock once in 64 calls (16,384 nodes)
+            self.hold.budget.check_time()
 
 
 class _Loader(
@@ -173,7 +181,8 @@ class _Loader(
     def __init__(
         self, stream: str, hold: MemoryHold | None = None, checkpoint: Callable[[int], None] | None = None
     ) -> None:
-        yaml.reader.Reader.__init__(self, stream if checkpoint is None else _Feed(stream, checkpoint))
+        clock = hold.budget.check_time if hold is not None else None
+        yaml.reader.Reader.__init__(self, stream if checkpoint is None else _Feed(stream, checkpoint, clock))
         yaml.scanner.Scanner.__init__(self)
         yaml.parser.Parser.__init__(self)
         yaml.composer.Composer.__init__(self)
