@@ -519,6 +519,13 @@ def bi_builtin(sh: Shell, argv: list[str]) -> int:
         return 1
     if sh.ex.gate_refuses(args, "builtin"):
         return 126
+    if sh.rt.stage_copy:
+        # a pipeline stage keeps its parent's jobs only for a `jobs` bash resolves itself (through
+        # `command` too); to bash's jobs_hack this stage runs builtin_builtin: `builtin jobs | cat`
+        # lists nothing
+        from ..interp.jobs import stage_table
+
+        stage_table(sh)
     return fn(sh, args)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 
 from ..expand.arith import ArithError
+from ..expand.arithwords import subscript_error
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
 from ..interp.control import AbortCommand
@@ -190,6 +191,8 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
                 name = str(arg).partition("=")[0].partition("[")[0].rstrip("+")
                 sh.builtin_error(cmd, f"{name}: cannot convert associative to indexed array")
                 status = 1
+            elif arg == "PATH":
+                st.hashed.clear()  # (declare_internal's stupidly_hack_special_variables: sv_path)
         except AssignError as e:
             bare = "readonly" in e.message or "bad array subscript" in e.message  # bash names no builtin here
             sh.error(e.message) if bare else sh.builtin_error(cmd, e.message)
@@ -1100,8 +1103,11 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
         # written as an array reference (`unset a[$k]`): the subscript runs to the last `]` and
         # is not expanded again (bash's W_ARRAYREF)
         expanded = isinstance(name, ArrayRefArg)
-        # (bash's unset reads quotes in a subscript as plain characters: `unset -v d["$k"]`, k=\')
-        if sep and (sub == "]" or split_array_ref(name, False, expanded) is None):
+        # bash's tokenize_array_reference: the subscript of an associative array written as one
+        # (`unset -v d["$k"]`, k=\') or under assoc_expand_once is taken as it is; any other
+        # reads quotes, and one left open leaves no array reference (`unset 'a[1"]'`)
+        as_is = bool(sep) and (expanded or bool(st.shopts.get("assoc_expand_once"))) and sh.va.is_assoc(base)
+        if sep and (sub == "]" or split_array_ref(name, not as_is, expanded and as_is) is None):
             base = ""  # `A[`, `A[]`, `A[]]`, `A[a]b]`: no array reference, so no name either
         if not _valid_name(base) or (sub and not sub.endswith("]")):
             if mode == "v" or (sub and _valid_name(base)):
@@ -1135,8 +1141,9 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
             sh.builtin_error("unset", e.message)
             status = 1
         except ArithError as e:
-            sh.error(e.render())
-            status = 1
+            # an index that fails as arithmetic ends the command line (bash's array_expand_index
+            # jumps to the top level): `bash -c` exits
+            return sh.expansion_failed(subscript_error(e))
     return status
 
 

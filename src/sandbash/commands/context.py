@@ -54,6 +54,16 @@ class CommandTimeout(Exception):
     """`ctx.run(..., timeout=S)`: the sub-command did not finish in time."""
 
 
+class DiedOfSignal(Exception):
+    """Raised by a command whose own process dies of signal `signal` (GNU timeout's `-s KILL`
+    reaches its own process group): status 128+N, and the shell reports it as bash reports a
+    foreground process killed by a signal."""
+
+    def __init__(self, signal: int) -> None:
+        super().__init__(signal)
+        self.signal = signal
+
+
 class CommandExit(Exception):
     """Raised by a command to stop with a status (after printing its message)."""
 

@@ -16,7 +16,7 @@ from ..limits import Budget, LimitExceeded, LimitKind
 from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError, StreamReadError
 from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
-from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner, WriteError
+from .context import CommandExit, Ctx, DiedOfSignal, Finder, Runner, ScriptRunner, WriteError
 from .record import CommandRecord
 
 TYPE_CHECKING = False
@@ -45,6 +45,7 @@ class Capabilities(metaclass=Declared):
     network: NetworkConfig | None = None
     host: object | None = None  # the HostAccess of host mode
     gate: object | None = None  # the run's policy gate
+    died: Callable[[int], None] | None = None  # told the signal a command's own process died of
 
 
 def invoke(
@@ -101,6 +102,10 @@ def invoke(
             status = record.run(ctx)
         except CommandExit as e:
             status = e.status
+        except DiedOfSignal as e:
+            if caps.died is not None:
+                caps.died(e.signal)
+            return 128 + e.signal
         finally:
             if ctx.reopened:
                 _close_reopened(ctx)

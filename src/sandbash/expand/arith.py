@@ -74,9 +74,9 @@ class ArithVars(Protocol):
 _BLANKS = " \t\n"
 
 
-def parse_or_raise(text: str, tick: Callable[[], None] | None = None) -> Arith:
+def parse_or_raise(text: str, tick: Callable[[], None] | None = None, keys_as_is: bool = False) -> Arith:
     try:
-        return parse_arith(text, tick)
+        return parse_arith(text, tick, keys_as_is)
     except ArithSyntaxError as e:
         shown = text.lstrip(_BLANKS)
         offset = len(text) - len(shown)
@@ -500,12 +500,13 @@ HOT_CALLS = 256
 GEN_CHARS = 1 << 15  # (about 5 MB)
 
 
-def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
-    """The compiled form of arithmetic text (parsed once, cached by text)."""
-    fn = _COMPILED.get(text)
+def compiled(text: str, tick: Callable[[], None] | None = None, keys_as_is: bool = False) -> Fn:
+    """The compiled form of arithmetic text (parsed once, cached by text; not with `keys_as_is`:
+    parse_arith)."""
+    fn = None if keys_as_is else _COMPILED.get(text)
     if fn is None:
         try:
-            node = parse_or_raise(text, tick)
+            node = parse_or_raise(text, tick, keys_as_is)
         except ArithError as e:
             if e.before is None:
                 raise
@@ -513,7 +514,8 @@ def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
         else:
             fn = _compile(node)
             fn = _tiered(text, node, fn) if len(text) <= GEN_LONGEST else _texted(text, fn)
-        _COMPILED.put(text, text, fn)
+        if not keys_as_is:
+            _COMPILED.put(text, text, fn)
     return fn
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, ElementsVar, Var
 from ..syntax import ast as A
+from ..syntax.arith import subscript_end
 from ..syntax.ast import Op
 from ..syntax.errors import ParseError
 from ..syntax.lexer import NESTED_UNCLOSED
@@ -465,6 +466,8 @@ def parse_ref(ref: str) -> Ref | None:
         i += 1
     if i == len(ref):
         return Ref(ref, None)
-    if ref[i] == "[" and ref.endswith("]"):
+    # bash's valid_array_reference: a subscript, not empty, whose `]` is the last character
+    # (`a[]`, `a[1]]`, `a[1"]` name no variable)
+    if ref[i] == "[" and len(ref) > i + 2 and subscript_end(ref, i + 1) == len(ref) - 1:
         return Ref(ref[:i], ref[i + 1 : -1])
     return Ref("", None)

@@ -15,10 +15,11 @@ from ..expand.segments import QUO, static_word
 from ..expand.stringfn import param_text_fn, string_fn
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ARRAY, ASSOC, NAMEREF, Var
+from ..shvars.vars import ARRAY, ASSOC, NAMEREF, Var, split_array_ref
 from ..stdio.pipe import PipeReader, PipeWriter
 from ..stdio.streams import NullStream, RandomStream, ZeroStream
 from ..syntax import ast as A
+from ..syntax.lexer import is_name
 from ..vfs.base import S_IFCHR, S_IFIFO, S_IFLNK, S_IFREG, Stat
 from .variables import AssignError, ElementError
 
@@ -111,9 +112,17 @@ class ShellTestEnv:
         if number[1:].isdecimal() if number[:1] in "+-" else number.isdecimal():
             # bash's legal_number: `-v 2` asks whether $2 is set (`-v 0`: $0 always is)
             return 0 <= int(number) <= len(sh.state.positional)
-        name, _, sub = arg.partition("[")
+        name, bracket, sub = arg.partition("[")
         var = sh.lookup(name)
-        if sub and (var is None or not (var.attrs & ASSOC or isinstance(var.value, AssocArray))):
+        assoc = var is not None and bool(var.attrs & ASSOC or isinstance(var.value, AssocArray))
+        if bracket:
+            # not bash's valid_array_reference (`a[1"]`, `a[1]x`, `a[]`): find_variable then
+            # looks for a variable of that whole name, which none has
+            parts = split_array_ref(arg, quotes=not (assoc and self.key_as_is))
+            if parts is None or not parts[1] or not is_name(name):
+                return False
+            sub = parts[1] + "]"
+        if sub and not assoc:
             return self._index_set(name, var, sub[:-1])
         if var is None or var.value is None:
             return False

@@ -466,10 +466,10 @@ class Executor:
         items: list[tuple[str | None, str, bool]] = []
         string = self.expander.string
         for item in array:
-            if item.key is not None:
+            if item.key is not None and item.whole is None:
                 items.append((string(item.key), string(item.value), item.append))
             else:
-                for v in self.expander.words((item.value,)):
+                for v in self.expander.words((item.value if item.whole is None else item.whole,)):
                     items.append((None, v, False))
         return items
 
@@ -542,17 +542,20 @@ class Executor:
             return self.ev.expansion_failed(ExpansionError(e.render(), 1, arith=True))
         status = self.last_cmdsub_status if self.last_cmdsub_status is not None else 0
         if cmd.redirs:
-            rd = self.rd
-            rd.no_command = True
-            try:
+            if any(r.fd_var is not None for r in cmd.redirs):
+                failure = self.redirections_in_child(cmd.redirs)
+                if failure:
+                    st.last_status = failure
+                    self.ev.errexit_check(failure)
+                    return failure
+            else:
+                rd = self.rd
                 undo = rd.apply_redirects(cmd.redirs)
-            finally:
-                rd.no_command = False
-            if undo is None:
-                st.last_status = 1
-                self.ev.errexit_check(1)
-                return 1
-            rd.restore_redirects(undo)
+                if undo is None:
+                    st.last_status = 1
+                    self.ev.errexit_check(1)
+                    return 1
+                rd.restore_redirects(undo)
         st.last_status = status
         st.pipestatus = [status]
         self.ev.errexit_check(status)
@@ -807,17 +810,37 @@ class Executor:
         try:
             status = child.ex._dispatch_run(argv, temp, redirs, None, builtin, False, found, apart=True)
         finally:
-            # what a `{var}` opened there ends with that process
-            held = {id(s) for s in self.state.fds.values()}
-            for stream in child.state.fds.values():
-                if id(stream) not in held:
-                    try:
-                        stream.close()
-                    except OSError:
-                        pass
-            release_ended(child)
-        child_exited(self.sh)
+            self._child_done(child)
         return status
+
+    def redirections_in_child(self, redirs: tuple[A.Redir, ...]) -> int:
+        """A command of redirections only, one of them `{var}`: bash forks for it (execute_null_command's
+        forcefork), so the variable is set and the descriptor open only in that child, where the
+        redirections after it see them (`{in}<<EOF 3<&$in` reads the here-document)."""
+        child = self.sh.fork(lazy=True)
+        child.state.subshell = self.state.subshell  # (no subshell level of its own, as above)
+        child.state.traps.pop("CHLD", None)
+        try:
+            undo = child.rd.apply_redirects(redirs, forked=True)
+            if undo is None:
+                return child.rd.failure
+            child.rd.restore_redirects(undo)
+            return 0
+        finally:
+            self._child_done(child)
+
+    def _child_done(self, child: Shell) -> None:
+        """`child`, forked for one command, ended: what a `{var}` opened there ends with that
+        process; this shell is told (SIGCHLD)."""
+        held = {id(s) for s in self.state.fds.values()}
+        for stream in child.state.fds.values():
+            if id(stream) not in held:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        release_ended(child)
+        child_exited(self.sh)
 
     def debug_trap(self, command: A.Command | str) -> int:
         """The DEBUG trap before a command that is not a simple one ([[ ]], (( )), each item of a
@@ -1263,6 +1286,7 @@ class Executor:
             rt.network,
             rt.host,
             rt.policy_gate,
+            self._command_died,
         )
         state = self.state
         # (the shell's generator when the command first asks: most commands never do, and a first
@@ -1275,6 +1299,11 @@ class Executor:
         if self.sh.pr.coproc is not None:
             self.sh.pr.reap_coproc()
         return status
+
+    def _command_died(self, sig: int) -> None:
+        """A command's own process died of `sig` (commands.context.DiedOfSignal): kept for the
+        report of the command that ran it, with a pid of its own (_child_died)."""
+        self.sh.child_death = (sig, self.sh.rt.new_pid())
 
     def _ctx_runner(
         self,

@@ -89,7 +89,9 @@ def let_failed(sh: Shell, e: ArithError | ExpansionError) -> int:
     if isinstance(e, ArithError):
         sh.builtin_error("let", e.render())
         return 1
-    if e.fatal == 127:  # (an unbound variable under set -u ends the shell, as in `(( ))`)
+    if e.fatal == 127 or (e.arith and e.exits):
+        # an unbound variable under set -u ends the shell, as in `(( ))`; so does an arithmetic
+        # error in a subscript (bash's array_expand_index jumps to the top level)
         return sh.expansion_failed(e)
     if isinstance(e, ArithAssignError):  # (a readonly store: bash's report_error)
         sh.report_error(e.message)

@@ -88,7 +88,7 @@ class Redirections:
     Depends on the state (fds), the expander (targets), the variables (`{v}>f`) and the
     evaluator (an expansion error is reported as any other)."""
 
-    __slots__ = ("sh", "state", "expander", "va", "ev", "failure", "command", "no_command")
+    __slots__ = ("sh", "state", "expander", "va", "ev", "failure", "command")
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables) -> None:
         self.sh = sh
@@ -98,9 +98,6 @@ class Redirections:
         self.ev: Evaluator  # wired by the shell: the evaluator is made after this part
         self.failure = 1  # the status of the command whose redirections failed last
         self.command = ""  # the simple command whose redirections are applied (bash names it)
-        # a command of redirections alone: a `{var}` one opens its descriptor for the moment and
-        # names nothing (bash: `{v}>f` leaves v unset and closes the descriptor)
-        self.no_command = False
 
     def apply_redirects(
         self, redirs: tuple[A.Redir, ...], keep: bool = False, forked: bool = False
@@ -411,9 +408,6 @@ class Redirections:
                 if opened is not None:
                     opened.close()
                 return False
-            if self.no_command:
-                self._set_fd(fd, stream, undo, opened)
-                return True
             try:
                 name, _, sub = r.fd_var.partition("[")
                 self.va.set_var(name, str(fd), sub=sub[:-1] if sub else None)

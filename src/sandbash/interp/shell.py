@@ -993,7 +993,7 @@ class Shell:
             ):
                 return
         if sub == "":  # `(( a[""] = 1 ))` names `a[]`, assigns nothing and goes on (as bash)
-            self.error(f"{self.arith_cmd}`{name}[]': not a valid identifier")
+            self._arith_refused(AssignError(f"`{name}[]': not a valid identifier", named=True))
             return
         as_is = sub is not None and self.arith_keys_as_is and self.va.is_assoc(name)
         try:
@@ -1165,12 +1165,15 @@ class Shell:
         return holder
 
     def arith_eval(self, text: str) -> int:
-        fn = _COMPILED.lookup(text)
+        # (`let` under assoc_expand_once parses its texts apart: arith.parse_arith's keys_as_is)
+        fn = None if self.arith_keys_as_is else _COMPILED.lookup(text)
         if fn is None:
             if text.isdigit() and len(text) < 19 and text.isascii() and (text[0] != "0" or len(text) == 1):
                 return int(text)  # a decimal number (`[[ $n -lt 5 ]]`'s operands): nothing to parse or cache
             # (a huge expression: parsing takes time)
-            fn = compiled(text, self.rt.budget.check_time if len(text) > 4096 else None)
+            fn = compiled(
+                text, self.rt.budget.check_time if len(text) > 4096 else None, self.arith_keys_as_is
+            )
         ev = self._arith
         if ev.depth:
             # re-entered (a variable's value is an expression): a fresh evaluator

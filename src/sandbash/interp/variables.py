@@ -38,6 +38,7 @@ from ..shvars.vars import (
     Value,
     Var,
     VarStore,
+    is_array_ref_text,
     value_size,
 )
 from ..syntax.ast import Lit, Param, Subscript
@@ -214,17 +215,8 @@ def _intrand32(last: int) -> int:
 
 # names whose element assignment does more than store it (set_var's general path)
 _ELEMENT_SPECIAL = (
-    _TABLES
-    | _NOASSIGN
-    | _READONLY_DYNAMIC
-    | _STAYS_DYNAMIC
-    | SPECIAL_ASSIGN
-    | _STORED_KEPT
-    | {"DIRSTACK", "PATH"}
+    _TABLES | _NOASSIGN | _READONLY_DYNAMIC | _STAYS_DYNAMIC | SPECIAL_ASSIGN | _STORED_KEPT | {"DIRSTACK"}
 )
-
-# PATH: assigning it empties the hash table (bash's sv_path), temporary assignments too
-_SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 
 # names Variables.store_plain never stores: their assignment does more than store the value
 # (_special_assign), stores nothing (the call stack arrays) or keeps nothing while the value is
@@ -277,9 +269,9 @@ class ReadonlyError(AssignError):
 
 
 def valid_ref_target(value: str) -> bool:
-    """What a nameref may name (bash's valid_nameref_value): a name, or a name[subscript]."""
-    name, _, sub = value.partition("[")
-    return is_name(name) and (not sub or sub.endswith("]"))
+    """What a nameref may name (bash's valid_nameref_value): a name, or a name[subscript] whose
+    subscript is not empty and ends at the last character (`a[]`, `a[1"]` are no reference)."""
+    return is_name(value) or is_array_ref_text(value)
 
 
 class ElementError(ExpansionError):

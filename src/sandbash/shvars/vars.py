@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..syntax.arith import subscript_end
 from .arrays import ELEMENT_OVERHEAD, AssocArray, IndexedArray
 
 TYPE_CHECKING = False
@@ -38,9 +39,11 @@ CAPITALIZE = 512
 # a variable with attributes beyond -x to set_var, which is what takes it there.
 THROUGH = 1024
 
-# variables whose assignment does more than store the value (variables.set_var)
+# variables whose assignment does more than store the value (variables.set_var); PATH's empties
+# the hash table (bash's sv_path), made by `local PATH` or `(( PATH = 1 ))` too
 SPECIAL_ASSIGN = frozenset(
     {
+        "PATH",
         "RANDOM",
         "SECONDS",
         "OPTIND",
@@ -118,50 +121,6 @@ VAR_OVERHEAD = 160
 # The budget is charged in grains, so most assignments only add to a counter.
 _GRAIN = 64 * 1024
 TWO_GRAINS = 2 * _GRAIN  # (MemAccount.add's common case, tested inline by calls.call_function)
-
-
-def subscript_end(text: str, start: int, quotes: bool = True) -> int:
-    """Where the subscript whose text begins at `start` (just after its `[`) ends: the index
-    of its closing `]`, or -1. As bash's skipsubscript: nested brackets count, and quotes,
-    backslashes, backquotes and `$(...)`/`${...}` hide brackets (`A[']']` and `A[$(echo ])]` are one)."""
-    depth = 1
-    i = start
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if quotes and c == "\\":
-            i += 2
-            continue
-        if quotes and c in "'\"`":
-            close = text.find(c, i + 1)
-            if close < 0:
-                return -1
-            i = close + 1
-            continue
-        if c == "$" and i + 1 < n and text[i + 1] in "({":
-            opener, closer = text[i + 1], ")" if text[i + 1] == "(" else "}"
-            level = 0
-            j = i + 1
-            while j < n:
-                if text[j] == opener:
-                    level += 1
-                elif text[j] == closer:
-                    level -= 1
-                    if not level:
-                        break
-                j += 1
-            if j >= n:
-                return -1
-            i = j + 1
-            continue
-        if c == "[":
-            depth += 1
-        elif c == "]":
-            depth -= 1
-            if not depth:
-                return i
-        i += 1
-    return -1
 
 
 def split_array_ref(ref: str, quotes: bool = True, once: bool = False) -> tuple[str, str | None] | None:

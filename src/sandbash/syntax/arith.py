@@ -148,6 +148,83 @@ def parse_number(text: str) -> int:
     return value
 
 
+def subscript_end(text: str, start: int, quotes: bool = True) -> int:
+    """Where the subscript whose text begins at `start` (just after its `[`) ends: the index
+    of its closing `]`, or -1. As bash's skipsubscript: nested brackets count, and quotes,
+    backslashes, backquotes and `$(...)`/`${...}` hide brackets (`A[']']` and `A[$(echo ])]` are
+    one); a quote left open runs to the end (`a[1"]` has no end). `quotes=False`: only brackets
+    and `$(...)`/`${...}` count."""
+    depth = 1
+    i = start
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if quotes and c == "\\":
+            i += 2
+            continue
+        if quotes and c in "'`":
+            close = text.find(c, i + 1)
+            if close < 0:
+                return -1
+            i = close + 1
+            continue
+        if quotes and c == '"':
+            i = _double_quoted_end(text, i + 1)
+            if i < 0:
+                return -1
+            continue
+        if c == "$" and i + 1 < n and text[i + 1] in "({":
+            i = _group_end(text, i + 1)
+            if i < 0:
+                return -1
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if not depth:
+                return i
+        i += 1
+    return -1
+
+
+def _double_quoted_end(text: str, i: int) -> int:
+    """The index just past the `"` that closes a double-quoted string whose text begins at `i`,
+    or -1: a backslash escapes the next character, a `$(...)`/`${...}` is passed whole."""
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+        elif c == '"':
+            return i + 1
+        elif c == "$" and i + 1 < n and text[i + 1] in "({":
+            i = _group_end(text, i + 1)
+            if i < 0:
+                return -1
+        else:
+            i += 1
+    return -1
+
+
+def _group_end(text: str, i: int) -> int:
+    """The index just past the bracket that closes the `(` or `{` at `i`, or -1."""
+    opener = text[i]
+    closer = ")" if opener == "(" else "}"
+    level = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == opener:
+            level += 1
+        elif c == closer:
+            level -= 1
+            if not level:
+                return i + 1
+        i += 1
+    return -1
+
+
 def _in_branch(e: ArithSyntaxError, cond: Arith, then: Arith | None) -> ArithSyntaxError:
     """`e`, met in the first branch of `cond ? ...` (`then` None) or in the second after `then`:
     what ran before it is the condition, then the part of the branch it takes."""
@@ -160,8 +237,9 @@ def _in_branch(e: ArithSyntaxError, cond: Arith, then: Arith | None) -> ArithSyn
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, keys_as_is: bool = False) -> None:
         self.text = text
+        self.keys_as_is = keys_as_is
         self.pos = 0
         self.tok = ""
         self.tok_pos = 0
@@ -402,24 +480,14 @@ class _Parser:
         return AVar(name, sub)
 
     def _subscript(self, name_pos: int) -> str:
-        text = self.text
-        depth = 0
-        i = self.pos
-        start = i + 1
-        while i < len(text):
-            c = text[i]
-            if c == "\\":
-                i += 2  # a bracket the expansion quoted is part of the subscript
-                continue
-            if c == "[":
-                depth += 1
-            elif c == "]":
-                depth -= 1
-                if depth == 0:
-                    self.pos = i + 1
-                    return text[start:i]
-            i += 1
-        raise ArithSyntaxError("bad array subscript", name_pos)
+        # (bash's expr_skipsubscript: quotes, backslashes and substitutions hide brackets, and a
+        # quote left open leaves the subscript without its `]`: `let 'a[1"]=2'` is refused)
+        start = self.pos + 1
+        end = subscript_end(self.text, start, not self.keys_as_is)
+        if end < 0:
+            raise ArithSyntaxError("bad array subscript", name_pos)
+        self.pos = end + 1
+        return self.text[start:end]
 
     def primary(self) -> Arith:
         kind = self.kind
@@ -455,9 +523,15 @@ class _Parser:
 _CACHE: TextCache[str, Arith] = TextCache()
 
 
-def parse_arith(text: str, tick: Callable[[], None] | None = None) -> Arith:
+def parse_arith(text: str, tick: Callable[[], None] | None = None, keys_as_is: bool = False) -> Arith:
     """Parse arithmetic text, with a cache (expressions repeat in loops). `tick`
-    is called every so many tokens (the run's deadline, for huge expressions)."""
+    is called every so many tokens (the run's deadline, for huge expressions). `keys_as_is`
+    (`let` under assoc_expand_once, not cached): quotes in a subscript are plain characters, as
+    bash takes an associative array's key there (`let "++a[$b]"`, b="80's")."""
+    if keys_as_is:
+        parser = _Parser(text, True)
+        parser.tick = tick
+        return parser.parse()
     node = _CACHE.get(text)
     if node is None:
         parser = _Parser(text)

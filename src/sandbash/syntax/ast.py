@@ -426,6 +426,9 @@ class ArrayItem(metaclass=Declared):
     value: Word
     key: Word | None = None  # [key]=value
     append: bool = False  # [key]+=value
+    # `[key]=value` read as one word when that word has a brace expansion: bash brace-expands it
+    # in an indexed array's list, and its words are then values (`a=([1]=x{a,b})`: "[1]=xa" "[1]=xb")
+    whole: Word | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -451,6 +451,12 @@ class WordReader:
                 if c == "}" or c == ":":
                     break
             elif mode == REGEX:
+                if c in "<>" and self._procsub_at():
+                    flush()  # (`=~ ^<(cmd)$`, at any paren depth: bash reads a process substitution)
+                    parts.append(self.read_procsub())
+                    src = self.src
+                    n = len(src)
+                    continue
                 if c in " \t\n" and depth == 0:
                     break
                 if c in "&|;<>" and depth == 0:

@@ -16,6 +16,7 @@ from functools import cache
 from ..leanclass import Declared
 from . import ast as A
 from .aliastext import AliasSpans, AliasUses
+from .braces import brace_parts
 from .continuations import past_continuations, without_continuations
 from .errors import ParseError, ParseLimit
 from .escapes import ansi_decoded, decode_escapes, printable_name
@@ -1497,11 +1498,24 @@ class Parser(WordReader):
                         without_continuations(self.src[start + close + (3 if append else 2) : self.pos]),
                         kcol + close + (3 if append else 2),
                     )
-                    items.append(A.ArrayItem(value, key, append))
+                    items.append(
+                        A.ArrayItem(value, key, append, self._braced_item(key_parts, append, vparts, start))
+                    )
                     continue
             if word is None:  # `[...` that is not `[k]=`: an ordinary word after all
                 word = self._bracketed_array_word(start, close)
             items.append(A.ArrayItem(word))
+
+    def _braced_item(self, key: list[A.Part], append: bool, value: list[A.Part], start: int) -> A.Word | None:
+        """`[key]=value` as one word, when that word has a brace expansion (ArrayItem.whole)."""
+        parts = [A.Lit("["), *key, A.Lit("]+=" if append else "]="), *value]
+        if not any(type(p) is A.Lit and "{" in p.text for p in parts):
+            return None
+        braced = brace_parts(parts)
+        if not any(type(p) is A.Brace or type(p) is A.BraceSeq for p in braced):
+            return None
+        line, col = self.line_col(start)
+        return A.Word(tuple(braced), line, without_continuations(self.src[start : self.pos]), col + 1)
 
     def _bracketed_array_word(self, start: int, close: int) -> A.Word:
         """A word of a compound assignment that starts with `[` and is no `[k]=`: bash reads to
@@ -1549,9 +1563,11 @@ class Parser(WordReader):
         assert target_tok.word is not None
         self.consume()
         if op in ("<<", "<<-"):
-            raw = target_tok.value
-            quoted = any(ch in raw for ch in "'\"\\")
-            delim = _unquote_delim(target_tok.word)
+            # quoted only by a quote of the word's own (bash's W_QUOTED): one inside a `$( )`,
+            # `${ }` or backquotes neither quotes the delimiter nor is removed from it
+            word = target_tok.word
+            quoted = any(type(p) in _QUOTING for p in word.parts)
+            delim = _unquote_delim(word) if quoted else word.text.replace("\\\n", "")
             doc = A.HereDoc(delim, quoted, op == "<<-")
             self.pending_heredocs.append(doc)
             return A.Redir(op, doc, tok.fd, tok.fd_var, line, col)
@@ -1849,6 +1865,10 @@ def _paren_end(raw: str, i: int) -> int:
                 return i + 1
         i += 1
     return -1
+
+
+# the parts of a word that quote it
+_QUOTING = (A.SQ, A.DQ, A.Esc)
 
 
 def _unquote_delim(word: A.Word) -> str:

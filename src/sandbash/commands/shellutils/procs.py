@@ -8,7 +8,7 @@ import time as _time
 from collections.abc import Callable, Mapping
 
 from ...posix.signals import NUMBERS
-from ..context import CommandExit, CommandTimeout, Ctx
+from ..context import CommandExit, CommandTimeout, Ctx, DiedOfSignal
 from ..gnuquote import quoteaf
 from ..options import CommandSpec, Opt
 from ..record import Effects, WriteFailure, declare
@@ -549,9 +549,12 @@ def cmd_timeout(ctx: Ctx) -> int:
     if opts.has("verbose"):
         ctx.error(f"sending signal {_SIGNAL_NAMES.get(sig, str(sig))} to command {quote(operands[1])}")
     # The command is stopped at the deadline whatever the signal, so -k never
-    # has to follow up. GNU timeout sends KILL to its own process group too,
-    # so -s KILL ends with 128+9 even without --preserve-status.
-    if sig == 9 or opts.has("preserve_status"):
+    # has to follow up. GNU timeout sends the signal to its own process group too:
+    # KILL ends timeout itself (128+9 even without --preserve-status, and the shell
+    # reports the death)
+    if sig == 9:
+        raise DiedOfSignal(9)
+    if opts.has("preserve_status"):
         return 128 + sig
     return 124
 
