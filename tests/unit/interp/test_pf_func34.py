@@ -15,7 +15,6 @@ from collections.abc import Callable
 import pytest
 
 from sandbash import Bash, ExecutionLimitError, Policy
-from sandbash.expand import arith
 from sandbash.interp import arithfor, compiler, funcgen, loopgen, shell, steps
 from sandbash.syntax import ast as A
 
@@ -27,10 +26,6 @@ def value_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times an assignment's value function, a `case` subject's string function or an
     `x=$(( text ))`'s generated assignment function runs while the test runs."""
     runs = [0]
-    # (the premise: the values' texts can be generated. The process-wide cache stops generating
-    # once GEN_CHARS of text is behind its functions, which a long test worker reaches: the loop
-    # then keeps its closures, as it should, and the count below says nothing of this change)
-    arith._COMPILED.clear()
 
     def counting(make: Callable[..., Callable[..., object] | None]) -> Callable[..., object]:
         def spy(*args: object) -> Callable[..., object] | None:
