@@ -562,9 +562,14 @@ def _tiered(text: str, node: Arith, cold: Fn) -> Fn:
         calls += 1
         if calls < HOT_CALLS:
             return texted(ev)
+        if _COMPILED.generated + len(text) > GEN_CHARS:
+            # no room now: ask again after another HOT_CALLS (the budget is back when the cache
+            # starts over), never settling on the closures for good
+            calls = 0
+            return texted(ev)
         from .arithgen import generate  # (not at start-up: most runs never need it)
 
-        gen = generate(node, text) if _COMPILED.generated + len(text) <= GEN_CHARS else None
+        gen = generate(node, text)
         hot = gen or texted
         if _COMPILED.get(text) is tiered:  # (no longer this wrapper's: a holder of it forwards)
             _COMPILED.put(text, text, hot)
@@ -665,13 +670,14 @@ def template_of(text: str, names: tuple[str, ...]) -> Template | None:
         tpl.calls += 1
         if tpl.calls < HOT_CALLS:
             return cold(ev)
+        if _COMPILED.generated + len(text) > GEN_CHARS:
+            tpl.calls = 0  # (no room now: ask again later, as _tiered does)
+            return cold(ev)
         from .arithgen import generate
 
-        hot = cold
-        if _COMPILED.generated + len(text) <= GEN_CHARS:
-            hot = generate(tree, text) or cold
-            if hot is not cold:
-                _COMPILED.generated += len(text)
+        hot = generate(tree, text) or cold
+        if hot is not cold:
+            _COMPILED.generated += len(text)
         tpl.fn = hot
         return hot(ev)
 

@@ -178,7 +178,7 @@ def source(
     w = Writer(loop=True)
     cond = _part(node.cond, True, "k") or _template_part(w, comp, node.cond, "_cond = _sr")
     step = _part(node.step, False, "j") or _template_part(w, comp, node.step, "pass")
-    if cond is None or step is None or w.templates:
+    if cond is None or step is None or w.waiting:
         return None
     body = w.body(comp, node.body, 5, kept=True) if comp is not None else None
     # (a body left a closure because its only command's template was cold waits for it too)

@@ -288,8 +288,9 @@ class Writer:
         self.codes = 0
         # `(( ))` texts not generated yet when the body's commands were compiled (see renewal)
         self.cold: tuple[str | Template, ...] = ()
-        # templates not generated yet when the body was written (renewal)
-        self.templates: list[Template] = []
+        # `$(( ))` values' texts and templates not generated yet when the body was written
+        # (renewal; a text's own compile noted it cold only if the body was compiled in a list)
+        self.waiting: list[str | Template] = []
         self.inner: Body | None = None  # (the body's compound commands written in: funcgen.Body)
 
     def const(self, value: object) -> str:
@@ -346,8 +347,14 @@ class Writer:
         text = literal_arith(sub.word)
         if text is None:
             return self.evaluation(comp, sub.word, "")
-        made = self.statements(text, 0) if len(text) <= GEN_LONGEST else None
+        if len(text) > GEN_LONGEST:
+            return None
+        made = self.statements(text, 0)
         if made is None:
+            # (its closure is called meanwhile: a loop whose `(( ))` texts were hot before it ran,
+            # generated at once, wrote it in only once renewed; pf-func34's CI failure)
+            if generated_of(text) is None:
+                self.waiting.append(text)
             return None
         lines, value = made
         return "\n".join([*lines, f"_sr = {value}"])
@@ -408,7 +415,7 @@ class Writer:
             return None
         tpl, parts, names, quoted = made
         if not tpl.generated():
-            self.templates.append(tpl)  # (written in once it is: renewal)
+            self.waiting.append(tpl)  # (written in once it is: renewal)
             return None
         from ..expand.arithgen import statements  # (as the template's own generation: only once hot)
 
@@ -512,7 +519,7 @@ class Writer:
                 if returns:  # (a `return`: compiler.returned, raised as the compiled list does)
                     out += block("if _status < 0:\n    raise ReturnFromFunction(-1 - _status)", ind)
         finally:
-            self.cold = tuple(dict.fromkeys([*comp.cold, *self.templates]))
+            self.cold = tuple(dict.fromkeys([*comp.cold, *self.waiting]))
             comp.cold = outer
         return out if inline else None
 

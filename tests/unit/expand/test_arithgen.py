@@ -374,6 +374,26 @@ def test_generated_text_is_bounded(tier: None, monkeypatch: pytest.MonkeyPatch) 
     assert _COMPILED.generated <= 40
 
 
+def test_a_text_hot_while_the_budget_is_full_is_generated_once_there_is_room(
+    tier: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text (or a template) whose HOT_CALLS-th run finds the generation budget full keeps its
+    closures only for now: it asks again after another HOT_CALLS runs, and is generated once the
+    cache has room (it starts over when full). It settled on closures for good before, and the
+    cache kept them for the rest of the process."""
+    monkeypatch.setattr(arith, "HOT_CALLS", 2)
+    session = Bash().session()
+    loop = "for ((k = 0; k < 6; k++)); do (( d4 = k * 5 - 1 )); e=$(( $k + 3 )); done; echo $d4 $e"
+    _COMPILED.generated = arith.GEN_CHARS  # (full)
+    assert session.exec(loop).stdout == "24 8\n"
+    assert not _is_generated(_COMPILED.get(" d4 = k * 5 - 1 "))
+    assert _COMPILED.generated == arith.GEN_CHARS
+    _COMPILED.generated = 0  # (room again)
+    assert session.exec(loop).stdout == "24 8\n"
+    assert _is_generated(_COMPILED.get(" d4 = k * 5 - 1 "))
+    assert _COMPILED.generated >= len(" d4 = k * 5 - 1 ") + len(" $k + 3 ")  # (the template too)
+
+
 def _is_generated(fn: object) -> bool:
     code = getattr(fn, "__code__", None)
     return code is not None and code.co_filename == "<arith>"

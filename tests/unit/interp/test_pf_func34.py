@@ -15,8 +15,10 @@ from collections.abc import Callable
 import pytest
 
 from sandbash import Bash, ExecutionLimitError, Policy
+from sandbash.expand import arith, arithwords
 from sandbash.interp import arithfor, compiler, funcgen, loopgen, shell, steps
 from sandbash.syntax import ast as A
+from sandbash.textcache import TextCache
 
 from .walking import run_walked, walking
 
@@ -71,6 +73,26 @@ def test_a_hot_value_is_written_in(shape: str, value_runs: list[int]) -> None:
         got = Bash().exec(script)
     assert (got.stdout, got.stderr, got.exit_code) == run_walked(script, True)
     assert got.stdout.strip() and got.exit_code == 0
+    assert value_runs[0] < 1300
+
+
+# the loops' own texts, made hot by an earlier run of the process (a server's sessions share them)
+WARM = "i=0; while (( i < 3000 )); do (( i++ )); done; for ((i = 0; i < 3000; i++)); do :; done"
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_value_is_written_in_when_the_loop_was_hot_first(
+    shape: str, value_runs: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A loop whose `(( ))` texts were generated before it ran is generated at once, its values'
+    texts still cold: it waits for them (renewal) and writes them in once they are hot. It
+    wrote them in never, found by a CI run where another test had run `while (( i < 3000 ))`."""
+    arith._COMPILED.clear()  # (the values' texts and templates cold: earlier tests ran them)
+    monkeypatch.setattr(arithwords, "_ARITH_TEMPLATES", TextCache())
+    with walking(False):
+        Bash().exec(WARM)
+        got = Bash().exec(SHAPES[shape])
+    assert (got.stdout, got.stderr, got.exit_code) == run_walked(SHAPES[shape], True)
     assert value_runs[0] < 1300
 
 

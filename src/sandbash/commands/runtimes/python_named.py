@@ -232,8 +232,9 @@ _sb_names = {}
 
 
 def _sb_name(owner):
-    # X.__name__: Monty's functions have none (their repr is `<function 'NAME' at 0x...>`); a
-    # wrapper made by functools.wraps has the wrapped function's
+    # X.__name__: Monty's functions have none (their repr is `<function 'NAME' at 0x...>` up
+    # to Monty 1.6, `<function NAME at 0x...>` from 1.7); a wrapper made by functools.wraps has
+    # the wrapped function's
     known = _sb_names.get(id(owner))
     if known is not None:
         return known
@@ -241,8 +242,11 @@ def _sb_name(owner):
         return owner.__name__
     except AttributeError:
         shown = repr(owner)
-        if shown.startswith("<function '") and "' at 0x" in shown:
-            return shown[11 : shown.rindex("' at 0x")]
+        if shown.startswith("<function ") and " at 0x" in shown:
+            name = shown[10 : shown.rindex(" at 0x")]
+            if len(name) >= 2 and name[0] == "'" and name[-1] == "'":
+                name = name[1:-1]
+            return name
         if shown.startswith("<built-in function ") and shown.endswith(">"):
             return shown[19:-1]
         raise
