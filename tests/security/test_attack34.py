@@ -52,8 +52,10 @@ BOMBS = {
         _MIXED_JSON.format(n=100000) + " > /tmp/b.json; yq -p json -o json 'to_yaml | length' /tmp/b.json",
         MEM,
     ),
-    # one long scalar written a word at a time (280 MB under 256 MB)
-    "to-yaml-a-long-string-of-words": ("yq -n '[\"a b\" * 3000000] | to_yaml | length'", MEM),
+    # scalars written a word at a time (one 9 MB string held 280 MB under 256 MB; a scalar of 64K
+    # characters or more is now written in 256 KB pieces, commands/yqemit.py: shorter ones still go
+    # a word at a time)
+    "to-yaml-strings-of-words": ("yq -n '[range(150) | \"a b\" * 20000] | to_yaml | length'", MEM),
     "from-yaml-in-a-program": ('yq -n \'"[" + ("[]," * 2000000) + "1]" | from_yaml | length\'', MEM),
 }
 
@@ -119,6 +121,7 @@ RESULTS = {
         _MIXED_JSON.format(n=20000) + " | yq -p json -o yaml '.[19999]'",
         "- 1\n- 2\n- a: b\n",
     ),
+    "to-yaml-a-long-string-of-words": ("yq -n '[\"a b\" * 3000000] | to_yaml | length'", "9000002\n"),
     "from-and-to-yaml": ("yq -n '\"a: [1, {b: c}]\" | from_yaml | .a[1] | to_yaml'", "b: c\n"),
     "bad-yaml": (
         "printf 'a: [1\\n' | yq . 2>&1 | head -c 17; echo; yq . /nonexistent",

@@ -5,6 +5,7 @@ before it is made), with a deadline check every few hundred nodes and every piec
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from contextlib import nullcontext
 
@@ -14,6 +15,7 @@ import yaml  # type: ignore[import-untyped,unused-ignore]
 from ..limits import MemoryHold
 from .jq.memory import MEM, deep_size
 from .jq.numbers import LitNum, format_number, make_literal
+from .yqemit import LongScalars
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -228,7 +230,7 @@ def _no_checkpoint(work: int) -> None:
 # ---------------------------------------------------------------- YAML writing
 
 
-class _Emitter(yaml.emitter.Emitter):  # type: ignore[misc]
+class _Emitter(LongScalars):
     def choose_scalar_style(self) -> str:
         style = str(super().choose_scalar_style())
         # yaml.v3 quotes with double quotes, and keeps multi-line text literal
@@ -237,13 +239,15 @@ class _Emitter(yaml.emitter.Emitter):  # type: ignore[misc]
         return style
 
 
+# control characters other than newline and tab (one search: a per-character loop over a 9 MB string
+# took a second with no deadline check)
+# (stdlib re: a value may hold lone surrogates, which re2 cannot take)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
+
+
 class _Representer(yaml.representer.SafeRepresenter):  # type: ignore[misc]
     def represent_str(self, data: str) -> Any:
-        if (
-            "\n" in data
-            and not any(ord(c) < 32 and c not in "\n\t" for c in data)
-            and data.strip(" ") == data
-        ):
+        if "\n" in data and not _CONTROL.search(data) and data.strip(" ") == data:
             return self.represent_scalar("tag:yaml.org,2002:str", data, style="|")
         return self.represent_scalar("tag:yaml.org,2002:str", data)
 
