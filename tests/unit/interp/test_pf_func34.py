@@ -20,7 +20,7 @@ from sandbash.interp import arithfor, compiler, funcgen, loopgen, shell, steps
 from sandbash.syntax import ast as A
 from sandbash.textcache import TextCache
 
-from .walking import run_walked, walking
+from .walking import LATE_CHANGES, run_walked, walking
 
 
 @pytest.fixture
@@ -189,16 +189,7 @@ def test_a_policy_sees_every_command_beside_written_in_values() -> None:
 @pytest.mark.parametrize(
     "late",
     [
-        "declare -i x",
-        "readonly x",
-        "set -a",
-        "declare -n x=z",
-        "declare -u x",
-        "x=(a b)",
-        "unset x",
-        "trap 'echo T' DEBUG",
-        "set -x",
-        "local x",
+        *LATE_CHANGES,
         "declare -n n=z",
         "set -u; unset n",
         "n='i * 2'",

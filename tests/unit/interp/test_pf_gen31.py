@@ -17,7 +17,7 @@ from sandbash import Bash, ExecutionLimitError, Policy
 from sandbash.interp import arithfor, casegen, compiler, funcgen, loopgen, steps
 from sandbash.syntax import ast as A
 
-from .walking import run_walked, walking
+from .walking import LATE_CHANGES, run_walked, walking
 
 
 @pytest.fixture
@@ -275,21 +275,7 @@ def test_a_loops_assignments_are_written_in(shape: str, step_closures: list[int]
     assert step_closures[0] < 1100
 
 
-@pytest.mark.parametrize(
-    "late",
-    [
-        "declare -i x",
-        "readonly x",
-        "set -a",
-        "declare -n x=z",
-        "declare -u x",
-        "x=(a b)",
-        "unset x",
-        "trap 'echo T' DEBUG",
-        "set -x",
-        "local x",
-    ],
-)
+@pytest.mark.parametrize("late", LATE_CHANGES)
 def test_an_assignment_meeting_an_attribute_late_is_as_walked(late: str) -> None:
     """What the written-in store's common case does not cover, turned on in the middle of the
     loop: the general way, as walked."""

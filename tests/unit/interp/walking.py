@@ -12,6 +12,21 @@ import sandbash.interp.evaluator as evaluator_module
 from memheld import vars_held
 from sandbash import Bash
 
+# what a loop's generated store of `x` does not cover, turned on in its middle (a test runs each
+# and compares with the walker; a test adds the changes of its own kind)
+LATE_CHANGES = (
+    "declare -i x",
+    "readonly x",
+    "set -a",
+    "declare -n x=z",
+    "declare -u x",
+    "x=(a b)",
+    "unset x",
+    "trap 'echo T' DEBUG",
+    "set -x",
+    "local x",
+)
+
 
 @contextmanager
 def walking(walker: bool) -> Iterator[None]:
