@@ -208,13 +208,27 @@ def _double_quoted_end(text: str, i: int) -> int:
 
 
 def _group_end(text: str, i: int) -> int:
-    """The index just past the bracket that closes the `(` or `{` at `i`, or -1."""
+    """The index just past the bracket that closes the `(` or `{` at `i`, or -1. Quotes and
+    backslashes inside hide brackets, as when bash reads the `$( )` or `${ }` (`$(echo ")")`)."""
     opener = text[i]
     closer = ")" if opener == "(" else "}"
     level = 0
     n = len(text)
     while i < n:
         c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "'`":
+            i = text.find(c, i + 1) + 1
+            if not i:
+                return -1
+            continue
+        if c == '"':
+            i = _double_quoted_end(text, i + 1)
+            if i < 0:
+                return -1
+            continue
         if c == opener:
             level += 1
         elif c == closer:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import cache
 
 from . import ast as A
+from .arith import subscript_end
 from .braces import brace_parts
 from .continuations import past_continuations, without_continuations
 from .errors import ParseError, ParseLimit
@@ -1262,37 +1263,9 @@ class WordReader:
         return "", i
 
     def _find_subscript_end(self, i: int) -> int:
-        src = self.src
-        depth = 0
-        while i < len(src):
-            c = src[i]
-            if c == "\\":
-                i += 2
-                continue
-            if c == "[":
-                depth += 1
-            elif c == "]":
-                if depth == 0:
-                    return i
-                depth -= 1
-            elif c == "'":
-                j = src.find("'", i + 1)
-                if j < 0:
-                    return -1
-                i = j
-            elif c == '"':
-                j = i + 1
-                while j < len(src) and src[j] != '"':
-                    j += 2 if src[j] == "\\" else 1
-                i = j
-            elif c == "$" and i + 1 < len(src) and src[i + 1] in "({":
-                close = ")" if src[i + 1] == "(" else "}"
-                j = self._find_matching(i + 2, src[i + 1], close)
-                if j < 0:
-                    return -1
-                i = j
-            i += 1
-        return -1
+        """The `]` closing the subscript whose text starts at `i` (-1: none): bash's
+        skipsubscript, the parser's and the arithmetic's scanner (arith.subscript_end)."""
+        return subscript_end(self.src, i)
 
     def _find_closing_brace(self, i: int) -> int:
         """The `}` that closes a ${...} whose text from `i` is no known operator, found as bash's

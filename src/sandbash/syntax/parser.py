@@ -16,6 +16,7 @@ from functools import cache
 from ..leanclass import Declared
 from . import ast as A
 from .aliastext import AliasSpans, AliasUses
+from .arith import subscript_end
 from .braces import brace_parts
 from .continuations import past_continuations, without_continuations
 from .errors import ParseError, ParseLimit
@@ -1270,7 +1271,7 @@ class Parser(WordReader):
         reads to the end of the text."""
         tok = self.peek()
         m = _name_at(self.src, tok.pos)
-        if m is not None and _subscript_close(self.src, m.end() + 1) < 0:
+        if m is not None and subscript_end(self.src, m.end() + 1) < 0:
             raise self.error_eof("]")
         self.cmd_subscript = True
         try:
@@ -1358,7 +1359,7 @@ class Parser(WordReader):
         i = m.end()
         sub: str | None = None
         if i < len(src) and src[i] == "[":
-            close = _subscript_close(src, i + 1)
+            close = subscript_end(src, i + 1)
             if close < 0:
                 return None
             sub = without_continuations(src[i + 1 : close])
@@ -1464,7 +1465,7 @@ class Parser(WordReader):
             raw = ""
             if c == "[":
                 # `[k]=v`: the subscript may hold blanks (`[foo bar]=x`), as in bash
-                close = _subscript_close(self.src, start + 1) - start
+                close = subscript_end(self.src, start + 1) - start
                 if close < 0:
                     # bash reads a subscript nothing closes to the end of the text, then finds
                     # the text ended inside the command: both said, the line dropped (status 1)
@@ -1480,7 +1481,7 @@ class Parser(WordReader):
                 word = self._array_word()
                 raw = self.src[start : self.pos]
             if raw.startswith("["):
-                close = _subscript_close(raw, 1)
+                close = subscript_end(raw, 1)
                 if (close > 0 and raw[close + 1 : close + 2] == "=") or raw[close + 1 : close + 3] == "+=":
                     append = raw[close + 1] == "+"
                     key_text = raw[1:close]
@@ -1796,75 +1797,8 @@ def _subscript_spans(src: str, tok: Tok) -> bool:
     blank, a newline or an operator inside the brackets) or nowhere."""
     if tok.kind != "word" or not (m := _name_at(src, tok.pos)) or src[m.end() : m.end() + 1] != "[":
         return False
-    close = _subscript_close(src, m.end() + 1)
+    close = subscript_end(src, m.end() + 1)
     return close >= tok.end or close < 0
-
-
-def _subscript_close(raw: str, i: int) -> int:
-    """The index of the `]` closing a subscript that starts at `i`: quotes (with their escapes)
-    and `$( )` / backquotes are skipped, `[ ]` nest; -1 when nothing closes it."""
-    depth = 0
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in "'\"`":
-            i = _quote_end(raw, i)
-            if i < 0:
-                return -1
-            continue
-        if c == "$" and raw.startswith("$(", i):
-            i = _paren_end(raw, i + 2)
-            if i < 0:
-                return -1
-            continue
-        if c == "[":
-            depth += 1
-        elif c == "]":
-            if depth == 0:
-                return i
-            depth -= 1
-        i += 1
-    return -1
-
-
-def _quote_end(raw: str, i: int) -> int:
-    """Past the quoted text starting at raw[i] (', " or `); a backslash escapes in " and `."""
-    q = raw[i]
-    i += 1
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\" and q != "'":
-            i += 2
-            continue
-        if c == q:
-            return i + 1
-        i += 1
-    return -1
-
-
-def _paren_end(raw: str, i: int) -> int:
-    """Past the `)` closing a `$(` whose text starts at raw[i] (quotes skipped, parentheses nest)."""
-    depth = 1
-    while i < len(raw):
-        c = raw[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in "'\"`":
-            i = _quote_end(raw, i)
-            if i < 0:
-                return -1
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return -1
 
 
 # the parts of a word that quote it
