@@ -50,18 +50,23 @@ def convert(text: str, one: Callable[[str], str], only: Callable[[str], object] 
     return "".join(out)
 
 
-def upper(text: str) -> str:
-    return text.upper() if text.isascii() else convert(text, upper_char)
+def upper(text: str, c_locale: bool = False) -> str:
+    """`c_locale`: the C/POSIX locale's toupper, a byte at a time: only ASCII letters change."""
+    if text.isascii():
+        return text.upper()
+    return convert(text, str.upper, str.isascii) if c_locale else convert(text, upper_char)
 
 
-def lower(text: str) -> str:
-    return text.lower() if text.isascii() else convert(text, lower_char)
+def lower(text: str, c_locale: bool = False) -> str:
+    if text.isascii():
+        return text.lower()
+    return convert(text, str.lower, str.isascii) if c_locale else convert(text, lower_char)
 
 
 def toggle(text: str) -> str:
     return text.swapcase() if text.isascii() else convert(text, toggle_char)
 
 
-def capitalize(text: str) -> str:
+def capitalize(text: str, c_locale: bool = False) -> str:
     """`declare -c`: the first character upper case, the others lower."""
-    return upper(text[:1]) + lower(text[1:])
+    return upper(text[:1], c_locale) + lower(text[1:], c_locale)

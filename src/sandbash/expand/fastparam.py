@@ -96,11 +96,14 @@ def _apply_plan(fn: Callable[[str], str]) -> Plan:
 
 
 def _apply(fn: Callable[[str], str], ex: Expander, v: str) -> str | None:
-    return fn(v)
+    if v.isascii() or not ex._byte_locale():
+        return fn(v)
+    return None  # (C/POSIX on a non-ASCII value: bytes, the general path's function)
 
 
 def applied(plan: Plan) -> Callable[[str], str] | None:
-    """The function of the value a trim's or case change's plan applies (it never declines)."""
+    """The function of the value a trim's or case change's plan applies (it declines only a
+    non-ASCII value in the C/POSIX locale: _apply)."""
     if type(plan) is partial and plan.func is _apply:
         return plan.args[0]  # type: ignore[no-any-return]
     return None
@@ -111,6 +114,8 @@ def _replace_plan(op: A.ParamOp) -> Plan:
     made: list[Callable[[str], str] | None] = [None, None]
 
     def replace(ex: Expander, v: str) -> str | None:
+        if not v.isascii() and ex._byte_locale():
+            return None  # (as _apply)
         nocase = 1 if ex.env.option("nocasematch") else 0
         fn = made[nocase]
         if fn is None:

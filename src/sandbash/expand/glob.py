@@ -15,7 +15,7 @@ from collections.abc import Callable
 from ..leanclass import Declared
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
-from .pattern import compile_pattern, has_glob, patscan, unescape
+from .pattern import as_bytes, compile_pattern, has_glob, patscan, unescape
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class GlobOptions(metaclass=Declared):
     globstar: bool = False
     globskipdots: bool = True
     ignore: tuple[str, ...] = ()
+    bytewise: bool = False  # the locale is C/POSIX: a non-ASCII name is matched a byte a character
 
 
 # bash's internal glob flags (lib/glob/glob.h), the ones the shell's expansion uses
@@ -196,7 +197,15 @@ class _Globber:
         if not candidates:
             return []
         compiled = compile_pattern(pat, opts.extglob, opts.nocaseglob, path=True)
-        return [name for name in candidates if compiled.match_name(name, opts.dotglob)]
+        dotglob = opts.dotglob
+        if opts.bytewise:
+            wide = compiled.bytewise()
+            return [
+                name
+                for name in candidates
+                if (compiled if name.isascii() else wide).match_name(as_bytes(name), dotglob)
+            ]
+        return [name for name in candidates if compiled.match_name(name, dotglob)]
 
     def _subtree(self, pat: str, dirname: str, flags: int) -> list[str] | None:
         """`**`: every name below `dirname` (symlinks listed, not followed), the directory itself
@@ -358,7 +367,10 @@ def glob(
     results = _Globber(fs, opts, charge).expand(pattern, 0) or []
     if opts.ignore:
         ignore = [compile_pattern(g, opts.extglob, False, path=True) for g in opts.ignore]
-        results = [p for p in results if not any(g.fullmatch(p) for g in ignore)]
+        if opts.bytewise:
+            results = [p for p in results if not any(g.bytewise().fullmatch(as_bytes(p)) for g in ignore)]
+        else:
+            results = [p for p in results if not any(g.fullmatch(p) for g in ignore)]
         results = [p for p in results if p.rsplit("/", 1)[-1] not in (".", "..")]
     return sorted(results, key=_sort_key)
 

@@ -18,7 +18,7 @@ from .arith import ArithError
 from .arithwords import literal_fn
 from .env import ExpansionError
 from .params import SliceArithError, parse_ref
-from .pattern import compile_pattern, escape
+from .pattern import as_bytes, compile_pattern, escape, from_bytes
 from .quoting import assoc_key, declare_quote, quote_reusable
 from .segments import (
     BRK_SEG,
@@ -64,7 +64,7 @@ def apply_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in
         return ex._slice(p, op, base)
     if kind is _XFORM:
         return ex._xform(p, op.op, base)
-    fn = ex._op_function(op)
+    fn = ex._op_function(op, bytewise_op(ex, base))
     if isinstance(base, Multi):
         if kind is _TRIM:  # (one word with a null IFS: an array's, not the positional parameters')
             join = JOIN_IFS if p.name in ("@", "*") else JOIN_IFS | ONE_NULL_IFS
@@ -98,11 +98,24 @@ def each_charged(ex: Expander, fn: Callable[[str], str], values: list[str]) -> l
     return out
 
 
-def op_function(ex: Expander, op: A.ParamOp) -> Callable[[str], str]:
+def bytewise_op(ex: Expander, base: Value) -> bool:
+    """Whether a trim, substitution or case change of `base` works on bytes: a non-ASCII value
+    while the locale is C/POSIX (an ASCII one gives the same either way: the locale is not read)."""
+    if isinstance(base, Multi):
+        if all(v.isascii() for v in base.values):
+            return False
+    elif (text := as_text(base)) is None or text.isascii():
+        return False
+    return ex._byte_locale()
+
+
+def op_function(ex: Expander, op: A.ParamOp, bytewise: bool = False) -> Callable[[str], str]:
     env = ex.env
     extglob = env.option("extglob")
     # a substitution also depends on patsub_replacement and nocasematch (bash 4.4+)
     amp = env.option("patsub_replacement") | env.option("nocasematch") << 1 if op.kind is _REPL else 0
+    if bytewise:  # (C/POSIX on a non-ASCII value: made each time, the cache holds the UTF-8 one)
+        return ex._make_op_function(op, extglob, True)
     cache = ex._op_cache
     hit = cache.get(id(op))
     if hit is not None and hit[0] is op:
@@ -156,12 +169,28 @@ def _op_pattern(ex: Expander, op: A.ParamOp) -> str:
     return escape(home) + ex.pattern(rest)
 
 
-def make_op_function(ex: Expander, op: A.ParamOp, extglob: bool) -> Callable[[str], str]:
+def make_op_function(
+    ex: Expander, op: A.ParamOp, extglob: bool, bytewise: bool = False
+) -> Callable[[str], str]:
+    """The trim, substitution or case change `op` as a function of a value; `bytewise`: as the
+    C locale does it, a byte a character (pattern, replacement and value in pattern.as_bytes'
+    form, the result turned back): `?` takes a byte, a case change only ASCII letters."""
+    if not bytewise:
+        return _op_made(ex, op, extglob, _same)
+    fn = _op_made(ex, op, extglob, as_bytes)
+    return lambda s: from_bytes(fn(as_bytes(s)))
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _op_made(ex: Expander, op: A.ParamOp, extglob: bool, form: Callable[[str], str]) -> Callable[[str], str]:
     env = ex.env
     kind = op.kind
     if kind is OpKind.TRIM:
         assert op.arg is not None
-        pat = compile_pattern(_op_pattern(ex, op), extglob)
+        pat = compile_pattern(form(_op_pattern(ex, op)), extglob)
         o = op.op
         if o is Op.SHORT_PREFIX:
             return lambda s: s[k:] if (k := pat.prefix_len(s, False)) >= 0 else s
@@ -177,8 +206,8 @@ def make_op_function(ex: Expander, op: A.ParamOp, extglob: bool) -> Callable[[st
         rep = ex._replacement(op.arg2, amp) if op.arg2 is not None else ""
         return _replacer(
             op.op,
-            pat_text,
-            rep,
+            form(pat_text),
+            form(rep),
             extglob,
             amp and _amp_expands(rep),
             env.check_string,
@@ -186,7 +215,7 @@ def make_op_function(ex: Expander, op: A.ParamOp, extglob: bool) -> Callable[[st
         )
     if kind is OpKind.CASE:
         pat_src = ex.pattern(op.arg) if op.arg is not None else None
-        cpat = compile_pattern(pat_src, extglob) if pat_src else None
+        cpat = compile_pattern(form(pat_src), extglob) if pat_src else None
         # ^ upper, , lower, ~ toggle: a character at a time, as bash (expand/casemap.py)
         one = {"^": casemap.upper_char, ",": casemap.lower_char}.get(op.op[0], casemap.toggle_char)
         only = cpat.fullmatch if cpat is not None else None
@@ -486,12 +515,13 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
             return decode_escapes(s.replace("\x01\x01", "\x01"), "ansi")[0]
         if letter == "P":
             return ex.env.prompt_expand(s)
-        if letter == "U":
-            return casemap.upper(s)
-        if letter == "u":
-            return casemap.upper(s[:1]) + s[1:]
-        if letter == "L":
-            return casemap.lower(s)
+        if letter in ("U", "u", "L"):
+            c_locale = not s.isascii() and ex._byte_locale()  # (bytes: only ASCII letters change)
+            if letter == "U":
+                return casemap.upper(s, c_locale)
+            if letter == "u":
+                return casemap.upper(s[:1], c_locale) + s[1:]
+            return casemap.lower(s, c_locale)
         return s
 
     if isinstance(base, Multi):

@@ -667,12 +667,16 @@ class Pattern:
         "_simple",
         "_plain",
         "_compiled",
+        "extglob",
+        "_bytewise",
     )
 
     def __init__(self, source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> None:
         self.source = source
+        self.extglob = extglob
         self.nocase = nocase
         self.path = path
+        self._bytewise: Pattern | None = None
         seq, _ = _parse(source, 0, extglob)
         if not path:
             seq = _one_char_brackets(seq)
@@ -835,6 +839,26 @@ class Pattern:
             return False
 
     # --- public matching
+    def bytewise(self) -> Pattern:
+        """The pattern as a C locale reads it, a byte a character (`as_bytes` of its text): to
+        match `as_bytes` of a text. (Kept on the shared pattern: it depends on the text alone.)"""
+        got = self._bytewise
+        if got is None:
+            got = (
+                self
+                if self.source.isascii()
+                else Pattern(as_bytes(self.source), self.extglob, self.nocase, self.path)
+            )
+            self._bytewise = got
+        return got
+
+    def matches(self, text: str, byte_locale: Callable[[], bool]) -> bool:
+        """fullmatch in the shell's locale: a non-ASCII text under C/POSIX (`byte_locale()`, asked
+        only then) is matched a byte at a time, as bash does (`[[ μé == ???? ]]`)."""
+        if text.isascii() or not byte_locale():
+            return self.fullmatch(text)
+        return self.bytewise().fullmatch(as_bytes(text))
+
     def fullmatch(self, text: str) -> bool:
         lit = self.literal
         if lit is not None:
@@ -958,6 +982,23 @@ class Pattern:
         return max(ends) if ends else -1
 
 
+def as_bytes(text: str) -> str:
+    """`text` as the C locale sees it, each byte of its UTF-8 form one character: ASCII as it is,
+    every other byte the lone surrogate surrogateescape gives it (U+DC80-U+DCFF). No class,
+    range of ASCII ends or case folding takes those, as no ctype class takes a byte >= 0x80 in
+    the C locale; `?` and `*` take them one at a time (the set matcher: RE2 needs UTF-8)."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("ascii", "surrogateescape")
+
+
+def from_bytes(text: str) -> str:
+    """The text whose as_bytes form `text` is."""
+    if text.isascii():
+        return text
+    return text.encode("ascii", "surrogateescape").decode("utf-8", "surrogateescape")
+
+
 # shared by every run of the process: bounded in entries, text and what the compiled regexes
 # may hold; nothing from a long text (T-TEN-5)
 _PATTERNS: TextLRU[tuple[str, bool, bool, bool], Pattern] = TextLRU(2048, retained=256 << 20)
@@ -1033,14 +1074,15 @@ def varying_site() -> Callable[[str, bool, bool], Pattern]:
     return site
 
 
-def glob_test(source: str) -> Callable[[str, bool, bool], object]:
+def glob_test(source: str, byte_locale: Callable[[], bool]) -> Callable[[str, bool, bool], object]:
     """The test of one unquoted `case` pattern whose text is fixed (`file*7)`), taking (subject,
     nocasematch, extglob) as Compiler.case_tests' tests do. A text without `(` (extglob changes
     nothing in it) that parses to a literal or a `pre*`, `*suf`, `*mid*`, `pre*suf` shape is tested
     with str methods in the closure itself while nocasematch is off (what Pattern.fullmatch does
     for those shapes, without pattern_site's and fullmatch's calls: a third of a two-pattern
     `case`), one of brackets, `?` and stars by its pieces (_plain_full) for a text they take; any
-    other text, or nocasematch on, asks the pattern made for the setting."""
+    other text, or nocasematch on, asks the pattern made for the setting, in the shell's locale
+    (`byte_locale`: Pattern.matches; the str tests of a shape answer alike in both)."""
     site = pattern_site(source)
     shape = None
     pieces = None
@@ -1054,7 +1096,7 @@ def glob_test(source: str) -> Callable[[str, bool, bool], object]:
 
         def plain_prefix(subject: str, nocase: bool, extglob: bool) -> object:
             if nocase or not subject.isascii():
-                return site(extglob, nocase).fullmatch(subject)
+                return site(extglob, nocase).matches(subject, byte_locale)
             return len(subject) >= size and _piece_at(subject, 0, units)
 
         return plain_prefix
@@ -1063,33 +1105,33 @@ def glob_test(source: str) -> Callable[[str, bool, bool], object]:
 
         def plain_glob(subject: str, nocase: bool, extglob: bool) -> object:
             if nocase or not _plain_fits(held, subject):
-                return site(extglob, nocase).fullmatch(subject)
+                return site(extglob, nocase).matches(subject, byte_locale)
             return _plain_full(held, subject)  # (`[0-9]`, `*[!a-z]*`: Pattern.fullmatch's own way)
 
         return plain_glob
     if shape is None:
 
         def glob(subject: str, nocase: bool, extglob: bool) -> object:
-            return site(extglob, nocase).fullmatch(subject)
+            return site(extglob, nocase).matches(subject, byte_locale)
 
         return glob
     kind, s, s2 = shape
     if kind == "pre":
 
         def pre(subject: str, nocase: bool, extglob: bool) -> object:
-            return site(extglob, nocase).fullmatch(subject) if nocase else subject.startswith(s)
+            return site(extglob, nocase).matches(subject, byte_locale) if nocase else subject.startswith(s)
 
         return pre
     if kind == "suf":
 
         def suf(subject: str, nocase: bool, extglob: bool) -> object:
-            return site(extglob, nocase).fullmatch(subject) if nocase else subject.endswith(s)
+            return site(extglob, nocase).matches(subject, byte_locale) if nocase else subject.endswith(s)
 
         return suf
     if kind == "mid":
 
         def mid(subject: str, nocase: bool, extglob: bool) -> object:
-            return site(extglob, nocase).fullmatch(subject) if nocase else s in subject
+            return site(extglob, nocase).matches(subject, byte_locale) if nocase else s in subject
 
         return mid
     if kind == "presuf":
@@ -1097,14 +1139,14 @@ def glob_test(source: str) -> Callable[[str, bool, bool], object]:
 
         def presuf(subject: str, nocase: bool, extglob: bool) -> object:
             if nocase:
-                return site(extglob, nocase).fullmatch(subject)
+                return site(extglob, nocase).matches(subject, byte_locale)
             return len(subject) >= least and subject.startswith(s) and subject.endswith(s2)
 
         return presuf
     if kind == "lit":  # (`\*`, `a\?b`: quoted characters only)
 
         def lit_(subject: str, nocase: bool, extglob: bool) -> object:
-            return site(extglob, nocase).fullmatch(subject) if nocase else subject == s
+            return site(extglob, nocase).matches(subject, byte_locale) if nocase else subject == s
 
         return lit_
 

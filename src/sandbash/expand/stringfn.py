@@ -490,7 +490,8 @@ def _planned_fn(
 
         return value
     op = applied(plan)
-    if op is not None:  # its function of the value (it never declines)
+    if op is not None:  # its function of the value (an ASCII one: a locale's bytes change nothing)
+        byte_locale = ex._byte_locale
 
         def operated() -> Any:
             if (
@@ -502,7 +503,12 @@ def _planned_fn(
                 or var.attrs & NAMEREF
             ):
                 var = lookup(name)
-            if var is not None and type(var) is Var and type(v := var.value) is str:
+            if (
+                var is not None
+                and type(var) is Var
+                and type(v := var.value) is str
+                and (v.isascii() or not byte_locale())
+            ):
                 got = op(v)
                 return got if len(got) <= limit else finish(got)
             return finish(general(ex, p, in_dq, None, var))

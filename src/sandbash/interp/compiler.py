@@ -1335,6 +1335,7 @@ def case_tests(expander: Expander, node: A.Case) -> tuple[tuple[CaseTest, ...], 
 
 def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
     parts = pat.parts
+    byte_locale = expander.env.locale_bytes  # (a non-ASCII subject in C/POSIX: Pattern.matches)
     if len(parts) == 1 and type(parts[0]) is A.Lit:
         text = parts[0].text
         if text == "*":
@@ -1344,12 +1345,12 @@ def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
 
             def same(subject: str, nocase: bool, extglob: bool) -> object:
                 if nocase:
-                    return site(extglob, nocase).fullmatch(subject)
+                    return site(extglob, nocase).matches(subject, byte_locale)
                 return subject == text
 
             return same
 
-        return glob_test(text)
+        return glob_test(text, byte_locale)
     pattern = expander.pattern
     if static_word(pat):  # (quoted text: its pattern is the same each time)
         at_empty = expander._at_empty  # (expanding it now must leave no trace)
@@ -1357,7 +1358,7 @@ def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
         expander._at_empty = at_empty
 
         def quoted(subject: str, nocase: bool, extglob: bool) -> object:
-            return static(extglob, nocase).fullmatch(subject)
+            return static(extglob, nocase).matches(subject, byte_locale)
 
         return quoted
 
@@ -1367,12 +1368,12 @@ def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
         varying = varying_site()
 
         def from_value(subject: str, nocase: bool, extglob: bool) -> object:
-            return varying(value(), extglob, nocase).fullmatch(subject)
+            return varying(value(), extglob, nocase).matches(subject, byte_locale)
 
         return from_value
 
     def expanded(subject: str, nocase: bool, extglob: bool) -> object:
-        return compile_pattern(pattern(pat), extglob, nocase).fullmatch(subject)
+        return compile_pattern(pattern(pat), extglob, nocase).matches(subject, byte_locale)
 
     return expanded
 

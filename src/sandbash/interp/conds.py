@@ -193,7 +193,7 @@ def eval_cond(sh: Shell, node: A.Cond, negated: str = "") -> bool | None:
             sh.xtrace_line(f"[[ {negated}{_xt(left)} {op} {_xt(shown)} ]]")
         else:
             pat = ex.pattern(node.right)
-        matched = compile_pattern(pat, True, sh.state.shopts["nocasematch"]).fullmatch(left)
+        matched = compile_pattern(pat, True, sh.state.shopts["nocasematch"]).matches(left, sh.locale_bytes)
         return matched if op != "!=" else not matched
     if op == "=~":
         return _regex_match(sh, left, node.right, negated)
@@ -280,7 +280,7 @@ def _equal_code(sh: Shell, left: A.Word, pat: str, negate: bool) -> CondCode:
     def equal() -> bool:
         subject = string()
         if st.shopts["nocasematch"]:
-            matched = compile_pattern(pat, True, True).fullmatch(subject)
+            matched = compile_pattern(pat, True, True).matches(subject, sh.locale_bytes)
         else:
             matched = subject == pat
         return matched is not negate
@@ -298,7 +298,9 @@ def _match_code(sh: Shell, left: A.Word, right: A.Word, negate: bool) -> CondCod
     if static_word(right):
         ex = sh.expander
         at_empty = ex._at_empty  # (expanding it now must leave no trace)
-        test = glob_test(ex.pattern(right))  # (a bool: str tests, or the pattern's fullmatch)
+        test = glob_test(
+            ex.pattern(right), sh.locale_bytes
+        )  # (a bool: str tests, or the pattern's fullmatch)
         ex._at_empty = at_empty
 
         def static_match() -> bool:
@@ -307,10 +309,14 @@ def _match_code(sh: Shell, left: A.Word, right: A.Word, negate: bool) -> CondCod
 
         return static_match
     pattern = sh.expander.pattern
+    locale_bytes = sh.locale_bytes
 
     def match() -> bool:
         subject = string()
-        return compile_pattern(pattern(right), True, shopts["nocasematch"]).fullmatch(subject) is not negate
+        return (
+            compile_pattern(pattern(right), True, shopts["nocasematch"]).matches(subject, locale_bytes)
+            is not negate
+        )
 
     return match
 

@@ -1230,6 +1230,7 @@ class Shell:
             globstar=st.shopts["globstar"],
             globskipdots=st.shopts["globskipdots"],
             ignore=ignore,
+            bytewise=self.locale_bytes(),
         )
         budget = self.rt.budget
         limit = self.rt.limits.max_glob_operations

@@ -238,9 +238,14 @@ _WHOLE_VALUE_HOOKS = _LOCALE_VARS | {"LANG", "BASH_XTRACEFD", "BASH_COMPAT"}
 POSIX_SHOPTS = ("interactive_comments", "sourcepath", "expand_aliases", "inherit_errexit", "shift_verbose")
 
 
+_COMMON_LOCALES = frozenset({"C.UTF-8", "C.utf8", "C", "POSIX"})
+
+
 def locale_known(name: str) -> bool:
     """Whether setlocale() takes `name` here: the sandbox has the C and POSIX locales only (with
     glibc's spellings of C.UTF-8)."""
+    if name in _COMMON_LOCALES:  # (asked at every pattern a non-ASCII value meets: locale_bytes)
+        return True
     return name in ("C", "POSIX") or (name[:2] == "C." and name[2:].lower().replace("-", "") == "utf8")
 
 
@@ -921,11 +926,12 @@ class Variables:
         if attrs & (UPPER | LOWER | CAPITALIZE):
             from ..expand import casemap  # (declare -u/-l/-c only: not imported by every run)
 
+            c_locale = not value.isascii() and self.locale_bytes()  # (bytes: only ASCII letters change)
             if attrs & UPPER:
-                return casemap.upper(value)
+                return casemap.upper(value, c_locale)
             if attrs & LOWER:
-                return casemap.lower(value)
-            return casemap.capitalize(value)
+                return casemap.lower(value, c_locale)
+            return casemap.capitalize(value, c_locale)
         return value
 
     def store_plain(self, name: str, value: str, append: bool = False) -> bool:
