@@ -274,7 +274,14 @@ def read_code(
                             if array is None:  # (_assign_read's way for the names or REPLY, inline)
                                 if count:
                                     ifs = sh.ifs() if bound is None else bound
-                                    fields = split_read_fields(text, [], ifs, count)
+                                    if count == 1 and (not ifs or ifs == " \t\n"):
+                                        # (`read -r line`, `IFS= read -r line`: split_read_fields'
+                                        # answer for one name, a call less a line: the line
+                                        # without IFS white space at both ends, or as read)
+                                        whole = text.strip(ifs) if ifs else text
+                                        fields = [whole] if whole else []
+                                    else:
+                                        fields = split_read_fields(text, [], ifs, count)
                                 else:
                                     fields = [text]  # (REPLY: the line as read)
                                 try:
