@@ -5,7 +5,10 @@ it one character at a time in Python with no call back into sandbash: a 9 MB str
 there, and a run that met its 2 s timeout inside it ended seconds late. Now a long scalar is analysed
 by whole-text searches and written in pieces, each charged and checked (commands/yqemit.py).
 
-Each row repeats the work until the run's timeout ends it: it must end by the `timeout` limit, on time.
+`${x//pat/rep}` made a Python step a match with no deadline check (12 s of CPU for 6 million matches
+against a 2 s timeout); it now checks every 1024 matches (expand/paramops.py).
+
+Each row does or repeats the work until the run's timeout ends it: it must end by the `timeout` limit, on time.
 Rows run in a forked child (secharness)."""
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ SLOW = {
     "yq-quoted-string": 'yq -n \'{"k": ("a\\u0001" * 4500000)}\'',
     "yq-literal-one-long-line": 'yq -n \'{"k": (("a" * 9000000) + "\\nb")}\'',
     "yq-to-yaml": "yq -n '[\"a\" * 9000000] | to_yaml | length'",
+    # ${x//pat/rep}: one Python step a match (6 million matches of a 9 MB value: 12 s of CPU)
+    "patsub-class": "x=$(yes 'ab cd' | head -c 9000000); y=${x//[ab]/z}",
+    "patsub-any-char": "x=$(yes 'ab cd' | head -c 9000000); y=${x//?/-}",
+    "patsub-ampersand": "x=$(yes 'ab cd' | head -c 9000000); y=${x//a/<&>}",
 }
 CASES = [
     param(
