@@ -650,6 +650,15 @@ def _class_regex(node: Node, path: bool) -> str:
 
 # ------------------------------------------------------------ compiled pattern
 
+# a byte >= 0x80 that is not UTF-8 (U+DC80-U+DCFF) -> the private-use character RE2 matches for it
+_TO_PUA = {0xDC80 + k: 0xF780 + k for k in range(128)}
+
+
+def _pua_clash(text: str) -> bool:
+    """Whether `text` holds one of the private-use characters _TO_PUA maps bytes to (then a byte
+    and that character would look alike to RE2: the set matcher runs)."""
+    return any("\uf780" <= c <= "\uf7ff" for c in text) if not text.isascii() else False
+
 
 class Pattern:
     """A compiled shell pattern."""
@@ -669,6 +678,8 @@ class Pattern:
         "_compiled",
         "extglob",
         "_bytewise",
+        "_sets_only",
+        "_mapped",
     )
 
     def __init__(self, source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> None:
@@ -677,6 +688,9 @@ class Pattern:
         self.nocase = nocase
         self.path = path
         self._bytewise: Pattern | None = None
+        # whether a text that is not UTF-8 goes to the set matcher (_re2_text: asked once one does)
+        self._sets_only: bool | None = None
+        self._mapped: tuple[str, str] | None = None
         seq, _ = _parse(source, 0, extglob)
         if not path:
             seq = _one_char_brackets(seq)
@@ -723,6 +737,8 @@ class Pattern:
 
         try:
             regex = _to_regex(self.seq, self.path)
+            if not regex.isascii():
+                regex = regex.translate(_TO_PUA)  # (bytes that are not UTF-8: see _re2_text)
             opts = re2.Options()
             opts.case_sensitive = not self.nocase
             opts.longest_match = True
@@ -827,16 +843,35 @@ class Pattern:
             return len(text) in self._ends(text, self.seq, {0}, True)
         return self.fullmatch(text)
 
-    @staticmethod
-    def _re2_ok(text: str) -> bool:
-        # RE2 needs text it can encode as UTF-8 (no lone surrogates)
+    def _re2_text(self, text: str) -> str | None:
+        """`text` as RE2 takes it (valid UTF-8), else None (the set matcher's). A byte that is not
+        UTF-8 (the lone surrogate surrogateescape gives it: invalid input, or as_bytes's C locale)
+        is one private-use character for RE2, one for one so that offsets hold, and in no class
+        (_CATEGORIES has no C category) as in the set matcher: else a `*x` search went quadratic
+        (6,000 bytes of é under LC_ALL=C: 5 s for one `${x//*[0-9]/}`)."""
         if text.isascii():
-            return True
+            return text
         try:
             text.encode("utf-8")
-            return True
+            return text
         except UnicodeEncodeError:
-            return False
+            pass
+        last = self._mapped  # (one text, searched again and again by `${x//pat/rep}`)
+        if last is not None and last[0] is text:
+            return last[1]
+        if self._sets_only is None:
+            # (a pattern with no `*` and no group costs the set matcher a few steps a start)
+            starry = any(node[0] in ("star", "grp") for node in self.seq)
+            self._sets_only = not starry or _pua_clash(self.source)
+        if self._sets_only or _pua_clash(text):
+            return None
+        mapped = text.translate(_TO_PUA)
+        try:
+            mapped.encode("utf-8")  # (a surrogate of no byte: the set matcher's)
+        except UnicodeEncodeError:
+            return None
+        self._mapped = (text, mapped)
+        return mapped
 
     # --- public matching
     def bytewise(self) -> Pattern:
@@ -878,8 +913,9 @@ class Pattern:
         plain = self._plain
         if plain is not None and _plain_fits(plain, text):
             return _plain_full(plain, text)
-        if self._re2_ok(text) and self._regexes():
-            return bool(self._full.match(text) is not None)
+        mapped = self._re2_text(text)
+        if mapped is not None and self._regexes():
+            return bool(self._full.match(mapped) is not None)
         return self._slow_full(text)
 
     def prefix_len(self, text: str, longest: bool) -> int:
@@ -899,14 +935,15 @@ class Pattern:
             if k < 0:
                 return -1
             return len(text) if longest and kind == "mid" else k + len(s)
-        if self._re2_ok(text) and self._regexes():
-            m = self._search.match(text)
+        mapped = self._re2_text(text)
+        if mapped is not None and self._regexes():
+            m = self._search.match(mapped)
             if m is None:
                 return -1
             if longest:
                 return int(m.end())
             for k in range(0, m.end() + 1):
-                if self._full is not None and self._full.match(text[:k]) is not None:
+                if self._full is not None and self._full.match(mapped[:k]) is not None:
                     return k
             return int(m.end())
         ends = self._ends(text, self.seq, {0})
@@ -932,14 +969,15 @@ class Pattern:
                 return -1
             return 0 if longest and kind == "mid" else k
         n = len(text)
-        if self._re2_ok(text) and self._regexes():
-            m = self._suffix.search(text)
+        mapped = self._re2_text(text)
+        if mapped is not None and self._regexes():
+            m = self._suffix.search(mapped)
             if m is None:
                 return -1
             if longest:
                 return int(m.start())
             for k in range(n, m.start() - 1, -1):
-                if self._full is not None and self._full.match(text[k:]) is not None:
+                if self._full is not None and self._full.match(mapped[k:]) is not None:
                     return k
             return int(m.start())
         rng = range(0, n + 1) if longest else range(n, -1, -1)
@@ -959,9 +997,10 @@ class Pattern:
                 return None
             i = text.find(lit, start)
             return (i, i + len(lit)) if i >= 0 else None
-        if (ascii_bytes is not None or self._re2_ok(text)) and self._regexes():
+        mapped = text if ascii_bytes is not None else self._re2_text(text)
+        if mapped is not None and self._regexes():
             # (byte offsets in ASCII bytes are the text's offsets)
-            m = self._search.search(text if ascii_bytes is None else ascii_bytes, start)
+            m = self._search.search(mapped if ascii_bytes is None else ascii_bytes, start)
             if m is None:
                 return None
             return m.start(), m.end()
@@ -975,8 +1014,9 @@ class Pattern:
         """Longest match starting exactly at `start`; -1 when none."""
         if anchored_end:
             return len(text) if self.fullmatch(text[start:]) else -1
-        if self._re2_ok(text) and self._regexes():
-            m = self._search.match(text, start)
+        mapped = self._re2_text(text)
+        if mapped is not None and self._regexes():
+            m = self._search.match(mapped, start)
             return m.end() if m is not None else -1
         ends = self._ends(text, self.seq, {start})
         return max(ends) if ends else -1
