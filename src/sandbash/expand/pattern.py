@@ -3,9 +3,10 @@
 A pattern string uses backslash to quote the next character (expansion has
 already escaped every quoted character). Patterns compile to an RE2 program,
 which runs in linear time; patterns RE2 cannot express (`!(...)`, invalid
-ranges) and subjects that are not valid UTF-8 use a small set-based matcher
-that is polynomial in the worst case. No backtracking regex ever sees a user
-pattern.
+ranges) use a small set-based matcher that is polynomial in the worst case, as
+do subjects that are not valid UTF-8 against a pattern with no `*` or group
+(with one, RE2 sees each byte that is not UTF-8 as a private-use character). No
+backtracking regex ever sees a user pattern.
 """
 
 from __future__ import annotations
@@ -1026,7 +1027,8 @@ def as_bytes(text: str) -> str:
     """`text` as the C locale sees it, each byte of its UTF-8 form one character: ASCII as it is,
     every other byte the lone surrogate surrogateescape gives it (U+DC80-U+DCFF). No class,
     range of ASCII ends or case folding takes those, as no ctype class takes a byte >= 0x80 in
-    the C locale; `?` and `*` take them one at a time (the set matcher: RE2 needs UTF-8)."""
+    the C locale; `?` and `*` take them one at a time (RE2 sees each as a private-use character:
+    Pattern._re2_text)."""
     if text.isascii():
         return text
     return text.encode("utf-8", "surrogateescape").decode("ascii", "surrogateescape")
