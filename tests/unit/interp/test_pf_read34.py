@@ -14,6 +14,8 @@ from sandbash import Bash, CancelToken, ExecutionCancelled, ExecutionLimitError,
 from sandbash.interp import compiler, loopgen
 from sandbash.interp import evaluator as evaluator_module
 
+from .walking import compiled_and_walked
+
 LINES = "".join(f"user{i},item{i % 7},{i % 5}\n" for i in range(2500))
 FILES = {"/d/f.csv": LINES, "/d/nonl.txt": LINES + "last,x,9", "/d/bs.txt": LINES.replace(",", "\\,")}
 
@@ -31,13 +33,9 @@ def _generated(comp: compiler.Compiler) -> list[bool]:
     ]
 
 
-def _both(script: str, monkeypatch: pytest.MonkeyPatch, **kw: object) -> tuple[object, object]:
-    got = []
-    for walker in (False, True):
-        monkeypatch.setattr(evaluator_module, "TREE_WALKER", walker)
-        r = Bash(files=FILES, **kw).exec(script)  # type: ignore[arg-type]
-        got.append((r.stdout, r.stderr, r.exit_code))
-    return got[0], got[1]
+def _both(script: str, **kw: object) -> tuple[tuple[str, str, int], tuple[str, str, int]]:
+    """The script's (stdout, stderr, status) over FILES compiled, then walked."""
+    return compiled_and_walked(script, files=FILES, **kw)
 
 
 # the agent loops' bodies (benchmarks/workloads) and rewrites of them, each with something written in
@@ -58,10 +56,8 @@ HANDED = [
 
 @pytest.mark.usefixtures("compiling")
 @pytest.mark.parametrize("script", HANDED)
-def test_a_long_while_read_loop_is_handed_over(
-    script: str, compilers: list[compiler.Compiler], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    compiled, walked = _both(script, monkeypatch)
+def test_a_long_while_read_loop_is_handed_over(script: str, compilers: list[compiler.Compiler]) -> None:
+    compiled, walked = _both(script)
     assert compiled == walked
     # (the compiled run's shells: its own and a pipeline's or a substitution's)
     assert any(True in _generated(comp) for comp in compilers)
@@ -100,14 +96,14 @@ def test_loops_that_keep_their_closures(script: str, compilers: list[compiler.Co
         "declare -n r=y; while read -r v; do r=${v%%,*}; [ $r = user2100 ] && declare -i y; done < /d/f.csv; echo $y",
     ],
 )
-def test_results_are_the_walkers(script: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    compiled, walked = _both(script, monkeypatch)
+def test_results_are_the_walkers(script: str) -> None:
+    compiled, walked = _both(script)
     assert compiled == walked
 
 
-def test_a_policy_refuses_a_command_at_every_step(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_policy_refuses_a_command_at_every_step() -> None:
     script = "while read -r l; do x=${l%%,*}; rm /d/$x; s=$?; done < /d/f.csv; echo $s $x"
-    compiled, walked = _both(script, monkeypatch, policy=Policy(deny=["rm"]))
+    compiled, walked = _both(script, policy=Policy(deny=["rm"]))
     assert compiled == walked
     out, err, status = compiled  # type: ignore[misc]
     assert (out, err.count("policy denied"), status) == ("126 user2499\n", 2500, 0)

@@ -15,7 +15,7 @@ from sandbash import Bash, CancelToken, ExecutionCancelled, ExecutionLimitError,
 from sandbash.audit import Audit, AuditEvent
 from sandbash.interp import compiler, loopgen
 
-from .walking import walking
+from .walking import compiled_and_walked, walking
 
 LINES = "".join(f"user{i},item{i % 7}, {i % 5} \n" for i in range(2500))
 ODD = (
@@ -35,13 +35,8 @@ def _generated(comp: compiler.Compiler) -> list[bool]:
 
 
 def _both(script: str, **kw: object) -> tuple[tuple[str, str, int], tuple[str, str, int]]:
-    """The script's (stdout, stderr, status) compiled, then walked."""
-    got = []
-    for walker in (False, True):
-        with walking(walker):
-            r = Bash(files=FILES, **kw).exec(script)  # type: ignore[arg-type]
-        got.append((r.stdout, r.stderr, r.exit_code))
-    return got[0], got[1]
+    """The script's (stdout, stderr, status) over FILES compiled, then walked."""
+    return compiled_and_walked(script, files=FILES, **kw)
 
 
 # the forms a model writes, over each input: each past loopgen.PLAIN_STEPS, handed over

@@ -36,11 +36,16 @@ def walking(walker: bool) -> Iterator[None]:
         yield
 
 
-def run_walked(script: str, walker: bool) -> tuple[str, str, int]:
-    """stdout, stderr and status of `script` in a fresh Bash, walked (True) or compiled."""
+def run_walked(script: str, walker: bool, **kw: object) -> tuple[str, str, int]:
+    """stdout, stderr and status of `script` in a fresh Bash(**kw), walked (True) or compiled."""
     with walking(walker):
-        r = Bash().exec(script)
+        r = Bash(**kw).exec(script)  # type: ignore[arg-type]
     return r.stdout, r.stderr, r.exit_code
+
+
+def compiled_and_walked(script: str, **kw: object) -> tuple[tuple[str, str, int], tuple[str, str, int]]:
+    """run_walked's (stdout, stderr, status) of `script` compiled, then walked."""
+    return run_walked(script, False, **kw), run_walked(script, True, **kw)
 
 
 def held_change(setup: str, script: str, walker: bool) -> tuple[str, int]:
