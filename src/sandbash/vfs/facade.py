@@ -114,6 +114,15 @@ class FileStream(Stream):
         self.handle.seek(0)
         self._drop_read_ahead()
 
+    def unread_size(self) -> int:
+        """How many bytes are left from the read position to the end of the file (what was read
+        ahead counts as unread; 0 when the position is past the end), without reading or moving:
+        `wc -c` of a regular standard input, which GNU sizes by fstat and the offset."""
+        here = self.handle.seek(0, 1)
+        end = self.handle.seek(0, 2)
+        self.handle.seek(here)
+        return max(end - here + self.buffered(), 0)
+
     def close(self) -> None:
         self.handle.close()
 

@@ -6,6 +6,7 @@ import codecs
 
 from ...stdio.streams import ClosedStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
+from ...vfs.facade import FileStream
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from ..record import WRITE_ERROR_BARE, Effects, declare
@@ -251,12 +252,13 @@ def cmd_wc(ctx: Ctx) -> int:
             continue
         try:
             regular, size = is_regular(ctx, name, stream)
-            if (
-                regular
-                and not (want["lines"] or want["words"] or want["chars"] or want["max_line_length"])
-                and stream is not ctx.stdin
-            ):
+            bytes_only = not (want["lines"] or want["words"] or want["chars"] or want["max_line_length"])
+            if regular and bytes_only and stream is not ctx.stdin:
                 counts = _Counts(nbytes=size)
+            elif regular and bytes_only and isinstance(stream, FileStream):
+                # a regular standard input is sized from where it stands, and neither read nor
+                # moved (GNU's fstat and offset): `{ read l; wc -c; cat; } < f` still cats the rest
+                counts = _Counts(nbytes=stream.unread_size())
             else:
                 counts = _count_stream(ctx, stream, want["words"], want["chars"], want["max_line_length"])
         except (FsError, StreamError) as e:
