@@ -1051,6 +1051,23 @@ def from_bytes(text: str) -> str:
     return text.encode("ascii", "surrogateescape").decode("utf-8", "surrogateescape")
 
 
+_FROM_PUA = {v: k for k, v in _TO_PUA.items()}
+
+
+def as_byte_chars(text: str) -> str:
+    """`text` as the C locale sees it (as_bytes) with each byte >= 0x80 the private-use character
+    U+F780-U+F7FF: what a regex engine on Unicode text matches one byte at a time, in no class
+    and with no case (a private-use character in `text` becomes its three bytes first, so none
+    is taken for a byte)."""
+    return text if text.isascii() else as_bytes(text).translate(_TO_PUA)
+
+
+def from_byte_chars(text: str) -> str:
+    """The text whose as_byte_chars form `text` is (a piece that cuts a character leaves its
+    bytes as surrogate escapes, as bash leaves them)."""
+    return text if text.isascii() else from_bytes(text.translate(_FROM_PUA))
+
+
 # shared by every run of the process: bounded in entries, text and what the compiled regexes
 # may hold; nothing from a long text (T-TEN-5)
 _PATTERNS: TextLRU[tuple[str, bool, bool, bool], Pattern] = TextLRU(2048, retained=256 << 20)

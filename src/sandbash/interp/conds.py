@@ -10,7 +10,7 @@ from ..expand.arith import ArithError
 from ..expand.arithops import INTS
 from ..expand.arithwords import arith_join_fn, subscript_error
 from ..expand.env import ArithAssignError
-from ..expand.pattern import compile_pattern, escape, glob_test
+from ..expand.pattern import as_byte_chars, compile_pattern, escape, from_byte_chars, glob_test
 from ..expand.segments import QUO, static_word
 from ..expand.stringfn import param_text_fn, string_fn
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
@@ -404,15 +404,27 @@ def _regex_match(sh: Shell, subject: str, word: A.Word, negated: str = "") -> bo
     pattern = sh.expander.regex(word)
     if sh.state.opts["xtrace"]:
         sh.xtrace_line(f"[[ {negated}{_xt(subject)} =~ {_xt(pattern)} ]]")
-    rx = _compile_ere(sh, pattern, sh.state.shopts["nocasematch"])
-    return None if rx is None else _rematch(sh, rx, subject)
+    c_locale = _bytewise(sh, subject, pattern)
+    rx = _compile_ere(sh, pattern, sh.state.shopts["nocasematch"], c_locale)
+    return None if rx is None else _rematch(sh, rx, subject, c_locale)
 
 
-def _compile_ere(sh: Shell, pattern: str, icase: bool) -> Regex | None:
-    """The right side of =~ compiled (None: bash's status 2, a pattern the engine refuses)."""
+def _bytewise(sh: Shell, subject: str, pattern: str) -> bool:
+    """Whether =~ matches bytes: the C/POSIX locale (bash's regcomp/regexec there see one character
+    a byte, `.` takes one byte of é) and a text that is not ASCII (an ASCII one matches alike)."""
+    return not (subject.isascii() and pattern.isascii()) and sh.locale_bytes()
+
+
+def _compile_ere(sh: Shell, pattern: str, icase: bool, c_locale: bool) -> Regex | None:
+    """The right side of =~ compiled (None: bash's status 2, a pattern the engine refuses);
+    `c_locale`: bytewise, the pattern taken one character a byte and the C locale's classes."""
     try:
         from ..regex import compile_regex
 
+        if c_locale:
+            return compile_regex(
+                as_byte_chars(pattern), "ere", icase=icase, budget=sh.rt.budget, c_locale=True
+            )
         return compile_regex(pattern, "ere", icase=icase, budget=sh.rt.budget)
     except ImportError:
         return None
@@ -420,16 +432,20 @@ def _compile_ere(sh: Shell, pattern: str, icase: bool) -> Regex | None:
         return None
 
 
-def _rematch(sh: Shell, rx: Regex, subject: str) -> bool:
+def _rematch(sh: Shell, rx: Regex, subject: str, c_locale: bool) -> bool:
     """Search `subject` and store BASH_REMATCH (global, as bash's sh_regmatch): the whole match
-    and each group's text, "" for a group that took no part; an empty array after no match."""
-    m = rx.search(subject)
+    and each group's text, "" for a group that took no part; an empty array after no match.
+    `c_locale`: `rx` matches bytes (_compile_ere), each group's bytes made text again."""
+    m = rx.search(as_byte_chars(subject) if c_locale else subject)
     scope = sh.state.vars.globals
     if m is None:
         scope["BASH_REMATCH"] = Var(IndexedArray(), ARRAY)
         return False
     text = m.string
-    scope["BASH_REMATCH"] = Var(IndexedArray([text[s:e] if s >= 0 else "" for s, e in m.spans()]), ARRAY)
+    groups = [text[s:e] if s >= 0 else "" for s, e in m.spans()]
+    scope["BASH_REMATCH"] = Var(
+        IndexedArray(list(map(from_byte_chars, groups)) if c_locale else groups), ARRAY
+    )
     return True
 
 
@@ -440,20 +456,21 @@ def _regex_code(sh: Shell, left: A.Word, right: A.Word) -> CondCode:
     string = string_fn(sh.expander, left)
     regex = sh.expander.regex
     shopts = sh.state.shopts
-    held: list[Any] = [None, False, None, None]  # ERE text, icase, budget, Regex
+    held: list[Any] = [None, False, None, None, False]  # ERE text, icase, budget, Regex, bytewise
 
     def regex_match() -> bool | None:
         subject = string()
         pattern = regex(right)
         icase = shopts["nocasematch"]
         budget = sh.rt.budget
-        if pattern == held[0] and icase == held[1] and budget is held[2]:
+        c_locale = _bytewise(sh, subject, pattern)
+        if pattern == held[0] and icase == held[1] and budget is held[2] and c_locale == held[4]:
             rx = held[3]
         else:
-            rx = _compile_ere(sh, pattern, icase)
+            rx = _compile_ere(sh, pattern, icase, c_locale)
             if rx is None:
                 return None
-            held[:] = pattern, icase, budget, rx
-        return _rematch(sh, rx, subject)
+            held[:] = pattern, icase, budget, rx, c_locale
+        return _rematch(sh, rx, subject, c_locale)
 
     return regex_match

@@ -11,7 +11,7 @@ patterns.
 API
 ---
 ``compile_regex(pattern, flavor="bre", icase=False, multiline=False, *,
-dialect="glibc", line_mode=False, whole="", budget=None) -> Regex``
+dialect="glibc", line_mode=False, whole="", budget=None, c_locale=False) -> Regex``
 
 - ``pattern``: a str, or a sequence of str meaning alternatives (grep's
   several -e patterns; each keeps its own back-references).
@@ -38,6 +38,10 @@ dialect="glibc", line_mode=False, whole="", budget=None) -> Regex``
   checked against it. Without one, the fallback gets 10 s.
   ``Regex.with_budget(b)`` rebinds a compiled pattern cheaply. A fallback
   pattern over 128 KB is refused ("Regular expression too big").
+- ``c_locale``: the C/POSIX locale's character classes (ASCII alone: `[[:alpha:]]`, `\\w`, word
+  boundaries) for the POSIX flavors. The caller hands the subject and pattern over one character a
+  byte (bash's `=~` under LC_ALL=C: each byte >= 0x80 a private-use character, in no class and
+  with no case).
 
 POSIX flavors use leftmost-longest matching (RE2 longest_match; group spans
 agree with glibc on the usual cases); "pcre" uses leftmost-first.

@@ -75,7 +75,30 @@ _CLASS_BODY = {
 }
 
 
-def class_body(name: str, target: str, nl: str) -> str:
+# the C/POSIX locale's ctype classes (glibc's C locale: ASCII alone), for a subject whose every byte
+# is one character (bash's `=~` under LC_ALL=C: bytes >= 0x80 arrive as private-use characters, in
+# no class); `space` without the newline where a match may not span lines
+_C_CLASS_BODY = {
+    "alpha": "A-Za-z",
+    "digit": "0-9",
+    "alnum": "0-9A-Za-z",
+    "upper": "A-Z",
+    "lower": "a-z",
+    "xdigit": "0-9A-Fa-f",
+    "punct": "!-/:-@\\[-`{-~",
+    "blank": " \\t",
+    "print": " -~",
+    "graph": "!-~",
+}
+
+
+def class_body(name: str, target: str, nl: str, c_locale: bool = False) -> str:
+    if c_locale:
+        if name == "space":
+            return ("\\t" if nl == "lines" else "\\t\\n") + "\\x0b\\x0c\\r "
+        if name == "cntrl":
+            return "\\x00-\\x09\\x0b-\\x1f\\x7f" if nl == "lines" else "\\x00-\\x1f\\x7f"
+        return _C_CLASS_BODY[name]
     body = _CLASS_BODY.get(name)
     if body is not None:
         return body
@@ -99,11 +122,11 @@ def class_body(name: str, target: str, nl: str) -> str:
     raise ValueError(name)
 
 
-def _perl_body(letter: str, target: str, nl: str) -> tuple[bool, str]:
+def _perl_body(letter: str, target: str, nl: str, c_locale: bool = False) -> tuple[bool, str]:
     """(negated, class body) for \\w \\W \\s \\S."""
     if letter in "wW":
-        return letter == "W", "\\p{L}\\p{Nd}_"
-    return letter == "S", class_body("space", target, "none" if letter == "S" else nl)
+        return letter == "W", "0-9A-Za-z_" if c_locale else "\\p{L}\\p{Nd}_"
+    return letter == "S", class_body("space", target, "none" if letter == "S" else nl, c_locale)
 
 
 # a word character for \< \> \b \B in the fallback engine: what \w and grep -w take (glibc's
@@ -112,19 +135,29 @@ def _perl_body(letter: str, target: str, nl: str) -> tuple[bool, str]:
 # nothing in 'ab\xff'), though neither \w nor \W matches it; RE2's own \b knows only ASCII
 # letters (Regex picks the fallback's pattern for a subject that is not ASCII: _Core.bounded)
 _WORD = "[\\p{L}\\p{Nd}_\\udc80-\\udcff]"
-_BOUNDS = {
-    "wb": f"(?:(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD}))",
-    "nwb": f"(?:(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD}))",
-    "ws": f"(?<!{_WORD})(?={_WORD})",
-    "we": f"(?<={_WORD})(?!{_WORD})",
-}
+
+
+def _bounds(word: str) -> dict[str, str]:
+    """\\b \\B \\< \\> for the fallback engine, around a word character `word`."""
+    return {
+        "wb": f"(?:(?<={word})(?!{word})|(?<!{word})(?={word}))",
+        "nwb": f"(?:(?<={word})(?={word})|(?<!{word})(?!{word}))",
+        "ws": f"(?<!{word})(?={word})",
+        "we": f"(?<={word})(?!{word})",
+    }
+
+
+_BOUNDS = _bounds(_WORD)
+_C_BOUNDS = _bounds("[0-9A-Za-z_]")  # (the C locale: ASCII alone)
 
 
 class Emitter:
-    def __init__(self, target: str, nl: str, goff: int = 0) -> None:
+    def __init__(self, target: str, nl: str, goff: int = 0, c_locale: bool = False) -> None:
         self.target = target
         self.nl = nl
         self.goff = goff
+        self.c_locale = c_locale  # the C locale's classes (ASCII alone: _C_CLASS_BODY)
+        self.bounds = _C_BOUNDS if c_locale else _BOUNDS
         self.bounded = False  # a word boundary was emitted (\b \B \< \>)
 
     def emit(self, node: Node) -> str:
@@ -162,7 +195,7 @@ class Emitter:
                             raise NeedFallback("raw byte")
                     parts.append(esc(lo, t, True) + "-" + esc(hi, t, True))
                 else:
-                    parts.append(class_body(it[1], t, self.nl if not neg else "none"))
+                    parts.append(class_body(it[1], t, self.nl if not neg else "none", self.c_locale))
             except NeedFallback:
                 if t == "re2":
                     raise
@@ -176,7 +209,7 @@ class Emitter:
         return "[" + body + "]"
 
     def e_perl(self, node: Node) -> str:
-        neg, body = _perl_body(node[1], self.target, self.nl)
+        neg, body = _perl_body(node[1], self.target, self.nl, self.c_locale)
         if neg:
             if self.nl != "none":
                 body += "\\n"
@@ -242,21 +275,21 @@ class Emitter:
 
     def e_wb(self, node: Node) -> str:
         self.bounded = True
-        return "\\b" if self.target == "re2" else _BOUNDS["wb"]
+        return "\\b" if self.target == "re2" else self.bounds["wb"]
 
     def e_nwb(self, node: Node) -> str:
         self.bounded = True
-        return "\\B" if self.target == "re2" else _BOUNDS["nwb"]
+        return "\\B" if self.target == "re2" else self.bounds["nwb"]
 
     def e_ws(self, node: Node) -> str:
         if self.target == "re2":
             raise NeedFallback("\\<")
-        return _BOUNDS["ws"]
+        return self.bounds["ws"]
 
     def e_we(self, node: Node) -> str:
         if self.target == "re2":
             raise NeedFallback("\\>")
-        return _BOUNDS["we"]
+        return self.bounds["we"]
 
     def e_bref(self, node: Node) -> str:
         if self.target == "re2":
@@ -322,9 +355,12 @@ def shift_groups(node: Node, off: int) -> Node:
     return node
 
 
-def emit(node: Node, target: str, nl: str, goff: int = 0, bounded: list[bool] | None = None) -> str:
-    """`node` in `target`'s syntax; `bounded` gets True appended when it holds a word boundary."""
-    em = Emitter(target, nl, goff)
+def emit(
+    node: Node, target: str, nl: str, goff: int = 0, bounded: list[bool] | None = None, c_locale: bool = False
+) -> str:
+    """`node` in `target`'s syntax; `bounded` gets True appended when it holds a word boundary;
+    `c_locale`: the C locale's classes."""
+    em = Emitter(target, nl, goff, c_locale)
     text = em.emit(node)
     if bounded is not None and em.bounded:
         bounded.append(True)

@@ -180,6 +180,7 @@ def _build(
     dialect: str,
     wrap: str,
     budget: Budget | None = None,
+    c_locale: bool = False,
 ) -> _Core:
     core = _Core()
     nl = "lines" if line_mode else ("reg_newline" if multiline else "none")
@@ -213,12 +214,12 @@ def _build(
     bounded: list[bool] = []
     for target in ("re2", "regex"):
         try:
-            body = _emit_all(nodes, target, nl, goff, budget, bounded if target == "re2" else None)
+            body = _emit_all(nodes, target, nl, goff, budget, bounded if target == "re2" else None, c_locale)
         except NeedFallback:
             continue
         if target == "regex" and len(body) > MAX_FALLBACK_SOURCE:
             raise RegexError(E.TOO_BIG)
-        src = _wrap(body, target, nl, wrap)
+        src = _wrap(body, target, nl, wrap, c_locale)
         if target == "re2":
             prefix = "(?m)" if nl != "none" else "(?s)"
             try:
@@ -233,7 +234,9 @@ def _build(
                 # goes to the fallback engine's form of the pattern, compiled on first need (a
                 # form too big for the fallback keeps RE2's reading); -w's word test alone
                 # needs it only for a subject with an invalid byte
-                uni = _wrap(_emit_all(nodes, "regex", nl, goff, budget), "regex", nl, wrap)
+                uni = _wrap(
+                    _emit_all(nodes, "regex", nl, goff, budget, None, c_locale), "regex", nl, wrap, c_locale
+                )
                 if len(uni) <= MAX_FALLBACK_SOURCE:
                     core.bounded = (uni, nl, icase)
                     core.invalid_only = not bounded
@@ -265,12 +268,15 @@ def _emit_all(
     goff: int,
     budget: Budget | None,
     bounded: list[bool] | None = None,
+    c_locale: bool = False,
 ) -> str:
     """The patterns (parsed nodes, or plain text) as one alternation in `target` syntax
-    (`bounded`: see emit)."""
+    (`bounded`, `c_locale`: see emit)."""
     if len(nodes) == 1:
         n = nodes[0]
-        return _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff, bounded)
+        return (
+            _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff, bounded, c_locale)
+        )
     many = len(nodes) > COMPILE_CHECK_EVERY
     parts: list[str] = []
     size = 0
@@ -279,19 +285,22 @@ def _emit_all(
             _check(budget, COMPILE_CHECK_EVERY)
             if target == "regex" and size > MAX_FALLBACK_SOURCE:
                 raise RegexError(E.TOO_BIG)
-        part = _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff, bounded)
+        part = (
+            _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff, bounded, c_locale)
+        )
         size += len(part) + 1
         parts.append(part)
     return "(?:" + "|".join(parts) + ")"
 
 
-def _wrap(body: str, target: str, nl: str, wrap: str) -> str:
+def _wrap(body: str, target: str, nl: str, wrap: str, c_locale: bool = False) -> str:
     if wrap == "line":
         end = "$" if (nl != "none" or target == "re2") else "\\Z"
         return "^(?:" + body + ")" + end
     if wrap == "word":
         end = "$" if (nl != "none" or target == "re2") else "\\Z"
-        nw = "[^\\p{L}\\p{Nd}_\\n]" if nl != "none" else "[^\\p{L}\\p{Nd}_]"
+        word = "0-9A-Za-z_" if c_locale else "\\p{L}\\p{Nd}_"
+        nw = f"[^{word}\\n]" if nl != "none" else f"[^{word}]"
         return "(?:^|" + nw + ")(" + body + ")(?:" + nw + "|" + end + ")"
     return body
 
@@ -500,13 +509,14 @@ def _core(
     dialect: str,
     wrap: str,
     budget: Budget | None,
+    c_locale: bool = False,
 ) -> _Core:
     """The compiled core for these arguments, from a small LRU cache (building a new
     one is charged to `budget`, which is not part of the key)."""
-    key = (patterns, flavor, icase, multiline, line_mode, dialect, wrap)
+    key = (patterns, flavor, icase, multiline, line_mode, dialect, wrap, c_locale)
     core = _CACHE.get(key)
     if core is None:
-        core = _build(patterns, flavor, icase, multiline, line_mode, dialect, wrap, budget)
+        core = _build(patterns, flavor, icase, multiline, line_mode, dialect, wrap, budget, c_locale)
         _CACHE.put(key, sum(map(len, patterns)), core, core.retained)
     return core
 
@@ -1026,6 +1036,7 @@ def compile_regex(
     line_mode: bool = False,
     whole: str = "",
     budget: Budget | None = None,
+    c_locale: bool = False,
 ) -> Regex:
     """Compile a pattern (or a list of alternatives, as grep -e p1 -e p2).
 
@@ -1035,5 +1046,7 @@ def compile_regex(
         raise ValueError("no pattern")
     if flavor == "awk" and dialect == "glibc":
         dialect = "awk"
-    core = _core(patterns, flavor, bool(icase), bool(multiline), bool(line_mode), dialect, whole, budget)
+    core = _core(
+        patterns, flavor, bool(icase), bool(multiline), bool(line_mode), dialect, whole, budget, c_locale
+    )
     return Regex(core, pattern, flavor, bool(icase), bool(multiline), budget)
