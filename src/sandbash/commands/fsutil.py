@@ -707,7 +707,7 @@ def input_is_output(ctx: Ctx, stream: Stream, unread_only: bool = False) -> bool
     so = ctx.fs.try_stat(out.path)
     if si is None or so is None or not si.is_file or (si.ino, si.dev) != (so.ino, so.dev):
         return False
-    return not unread_only or stream.handle.seek(0, 1) - stream.buffered() < si.size
+    return not unread_only or stream.tell() < si.size
 
 
 def same_file(ctx: Ctx, a: str, b: str) -> bool:

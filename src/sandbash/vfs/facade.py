@@ -114,14 +114,25 @@ class FileStream(Stream):
         self.handle.seek(0)
         self._drop_read_ahead()
 
+    def tell(self) -> int:
+        """Where the next read starts in the file (what was read ahead is not yet read)."""
+        return self.handle.seek(0, 1) - self.buffered()
+
+    def reposition(self, pos: int) -> None:
+        """Make `pos` the read position: a command that read more of a regular input than it used
+        leaves the rest for the next reader of the descriptor, as GNU's tools lseek back (`head -n
+        1`, `head -n -N`, `sed 2q`); by position, so nothing stays held in memory."""
+        self.handle.seek(max(pos, 0))
+        self._drop_read_ahead()
+
     def unread_size(self) -> int:
-        """How many bytes are left from the read position to the end of the file (what was read
-        ahead counts as unread; 0 when the position is past the end), without reading or moving:
-        `wc -c` of a regular standard input, which GNU sizes by fstat and the offset."""
-        here = self.handle.seek(0, 1)
+        """How many bytes are left from the read position to the end of the file (0 when the
+        position is past it), without reading or moving: `wc -c` of a regular standard input,
+        which GNU sizes by fstat and the offset."""
+        here = self.tell()
         end = self.handle.seek(0, 2)
-        self.handle.seek(here)
-        return max(end - here + self.buffered(), 0)
+        self.reposition(here)
+        return max(end - here, 0)
 
     def close(self) -> None:
         self.handle.close()

@@ -19,6 +19,7 @@ from ...expand.pattern import compile_pattern
 from ...regex import valid_utf8
 from ...stdio.streams import ClosedStream, DirStream, Stream, StreamReadError
 from ...vfs.errors import FsError, strerror
+from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
 from ..fsutil import input_is_output
 from ..options import CommandSpec, Opt, Parsed
@@ -448,7 +449,17 @@ class Searcher:
             and self.line_rx is None
         )
         bin_mode = o.binary
-        if not need_lines and eol == b"\n" and not o.per_line:
+        # -m NUM over a regular standard input: GNU leaves it just past the last selected line, for
+        # the next reader (`{ grep -m1 '^---$'; cat; } < f`); -q, -l, -L read on as they like
+        rewind = (
+            max_count > 0
+            and not (o.quiet or o.list_files or o.list_nonmatching)
+            and stream is self.ctx.stdin
+            and isinstance(stream, FileStream)
+        )
+        begin = stream.tell() if isinstance(stream, FileStream) and rewind else 0
+        used = -1  # where in the input the line that reached -m's count ends
+        if not need_lines and eol == b"\n" and not o.per_line and not rewind:
             # -c, -q, -l, -L need how many lines, never which: no line is visited
             selected = self._count_stream(stream)
             stop = True
@@ -475,10 +486,11 @@ class Searcher:
                     spans = _invert(spans, end, buf, eol)
 
                 if not need_lines:
-                    for _s in spans:
+                    for _ls, le in spans:
                         selected += 1
                         if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
                             stop = True
+                            used = offset + min(le + 1, end)
                             break
                 elif plain and fast:
                     selected += self._emit_plain(buf, start, end)
@@ -518,6 +530,7 @@ class Searcher:
                             selected += 1
                             if selected == max_count:
                                 stop = True
+                                used = offset + min(le + 1, end)
                                 break
                             continue
                         if cx is not None:
@@ -530,6 +543,7 @@ class Searcher:
                         selected += 1
                         if selected == max_count:
                             stop = True
+                            used = offset + min(le + 1, end)
                             break
                     if cx is not None:
                         self._context_after(cx, buf, end, offset, name)
@@ -540,6 +554,8 @@ class Searcher:
                 offset += end - start
                 if stop:
                     break
+        if isinstance(stream, FileStream) and rewind and used >= 0:
+            stream.reposition(begin + used)
         if selected:
             self.any_selected = True
             if encoding_errors and need_lines:

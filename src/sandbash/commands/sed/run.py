@@ -9,6 +9,7 @@ from ...limits import LimitExceeded, LimitKind, MemoryHold
 from ...regex import Regex
 from ...stdio.streams import BufferWriter, Stream, StreamReadError
 from ...vfs.errors import FsError
+from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite
 from ..inputs import Inputs
@@ -58,6 +59,12 @@ class Input:
         self.peeked = False  # whether `$`, n or N looked past the current line
         self.lineno = 0
         self.started = False
+        # a regular standard input: where sed started reading it, and the bytes of its lines used
+        # (read, not only looked ahead at), for `leave`
+        self.pending_stream: Stream | None = None  # the stream the look-ahead line came from
+        self.stdin_file: FileStream | None = None
+        self.stdin_begin = 0
+        self.stdin_used = 0
 
     def _open_next(self) -> bool:
         """Open the next readable input; False when there is none (the inputs close it when
@@ -65,6 +72,8 @@ class Input:
         for name, stream in self.next_operand:
             self.stream = stream
             self.cur_name = name
+            if stream is self.r.ctx.stdin and isinstance(stream, FileStream):
+                self.stdin_file, self.stdin_begin, self.stdin_used = stream, stream.tell(), 0
             self.lines = stream.lines(self.sep, self.r.ctx.budget)
             self.r.start_file(name)
             return True
@@ -99,6 +108,8 @@ class Input:
         if line is None:
             return None
         self.line_name = self.pending_name
+        if self.pending_stream is not None and self.pending_stream is self.stdin_file:
+            self.stdin_used += len(line)
         self._look_ahead()
         self.peeked = False
         self.lineno += 1
@@ -107,6 +118,14 @@ class Input:
     def _look_ahead(self) -> None:
         self.pending = self._raw_next()
         self.pending_name = self.cur_name
+        self.pending_stream = self.stream
+
+    def leave(self) -> None:
+        """At a quit (q, Q): a regular standard input is left just past the lines sed used, the
+        look-ahead line unread (GNU's stdio gives the offset back at exit): `{ sed 2q; cat; } < f`
+        cats from line 3."""
+        if self.stdin_file is not None:
+            self.stdin_file.reposition(self.stdin_begin + self.stdin_used)
 
     def is_last(self) -> bool:
         self.peeked = True
@@ -433,6 +452,8 @@ class Runner:
             with self.spaces:
                 self._loop(inp)
             completed = True
+            if self.quit_status is not None:
+                inp.leave()
         except FsError as e:
             if self.inplace_name is None:
                 raise

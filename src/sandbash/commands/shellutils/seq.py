@@ -453,8 +453,10 @@ def _emit_ints(ctx: Ctx, first: int, step: int, last: int, pad: str, sep: str) -
         chunk = numbers[start : start + block]
         text = sep.join(map(str, chunk)) if not pad else sep.join(f"{x:{pad}d}" for x in chunk)
         ctx.checkpoint(len(text) // 64 + 1)
-        ctx.out((sep if start else "") + text)
-    ctx.out("\n")
+        # the final newline goes with the last numbers, in one write as GNU's stdio buffer sends
+        # them: a reader of the pipe that stops after one read (`seq 3 | { head -n 1; cat; }`)
+        # must not find a lone newline left over
+        ctx.out((sep if start else "") + text + ("\n" if start + block >= len(numbers) else ""))
 
 
 def _g(x: float) -> str:

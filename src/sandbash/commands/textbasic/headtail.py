@@ -165,10 +165,10 @@ class _Job:
         self.first = False
 
 
-def _give_back(ctx: Ctx, stream: Stream, rest: bytes) -> None:
+def _give_back(ctx: Ctx, stream: Stream, rest: bytes | bytearray) -> None:
     """Leave unread input for the next reader when stdin is a regular file (GNU seeks back)."""
     if rest and stream is ctx.stdin and isinstance(stream, FileStream):
-        stream.unread(rest)
+        stream.reposition(stream.tell() - len(rest))
 
 
 # ------------------------------------------------------------------ head
@@ -213,6 +213,7 @@ def _head_all_but_bytes(ctx: Ctx, stream: Stream, out: Out, n: int) -> None:
                 out.write(bytes(buf[:cut]))
                 del buf[:cut]
                 mem.set(len(buf))
+        _give_back(ctx, stream, buf)
 
 
 def _head_all_but_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) -> None:
@@ -226,6 +227,7 @@ def _head_all_but_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) 
                 first = pending.popleft()
                 mem.release(len(first) + 48)
                 out.write(first)
+        _give_back(ctx, stream, b"".join(pending))
 
 
 def _split_head_obsolete(args: list[str]) -> list[str]:
