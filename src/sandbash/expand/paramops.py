@@ -18,7 +18,7 @@ from .arith import ArithError
 from .arithwords import literal_fn
 from .env import ExpansionError
 from .params import SliceArithError, parse_ref
-from .pattern import as_bytes, compile_pattern, escape, from_bytes
+from .pattern import as_bytes, bash_matchlen, compile_pattern, escape, from_bytes
 from .quoting import assoc_key, declare_quote, quote_reusable
 from .segments import (
     BRK_SEG,
@@ -627,6 +627,8 @@ def _replacer(
     """`use_amp`: `rep` is marked (see Expander._replacement) and holds `&` or an escape; `clock`
     checks the run's deadline."""
     pat = compile_pattern(pat_text, extglob, nocase)
+    # bash tries a match of this length only (-1: any): a pattern it miscounts matches nothing
+    fixed = bash_matchlen(pat_text)
 
     def render(matched: str) -> str:
         if not use_amp:
@@ -637,14 +639,14 @@ def _replacer(
 
         def f(s: str) -> str:
             k = pat.prefix_len(s, True)
-            return s if k < 0 else render(s[:k]) + s[k:]
+            return s if k < 0 or (fixed >= 0 and k != fixed) else render(s[:k]) + s[k:]
 
         return f
     if op == "/%":
 
         def g(s: str) -> str:
             k = pat.suffix_start(s, True)
-            return s if k < 0 else s[:k] + render(s[k:])
+            return s if k < 0 or (fixed >= 0 and len(s) - k != fixed) else s[:k] + render(s[k:])
 
         return g
     if pat_text == "":
@@ -668,7 +670,7 @@ def _replacer(
 
     def h(s: str) -> str:
         if not s:  # an empty value the pattern matches is replaced (subst.c's pat_subst)
-            return render("") if pat.search(s, 0) is not None else s
+            return render("") if pat.search(s, 0) is not None and fixed <= 0 else s
         out: list[str] = []
         i = 0
         n = len(s)
@@ -682,6 +684,8 @@ def _replacer(
             a, b = m
             if a >= n:
                 break  # bash tries no match at the very end (${x//?()/-} puts none after the last)
+            if fixed >= 0 and b - a != fixed:
+                break  # (every match of a pattern without a star is as long as the first)
             out.append(s[i:a])
             piece = render(s[a:b])
             out.append(piece)

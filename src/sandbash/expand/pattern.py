@@ -224,6 +224,66 @@ def patscan(p: str, i: int, delim: str = "") -> int:
     return -1
 
 
+def bash_matchlen(p: str) -> int:
+    """How many characters bash's pattern substitution takes a match of the (escaped) pattern to
+    be (glob's MATCHLEN), -1 for any number (a star, an extglob group). bash tries no other length
+    at a position, and its scan ends a bracket at the first `]` after the one character it takes
+    whole: `[^]]` and `[!]a]` count the `]` twice, so `${s//[^]]/z}` replaces nothing. The
+    bracket rules are MATCHLEN's: `[:...:]`, `[.x.]`, `[=x=]` hide their `]`; an unclosed bracket
+    counts as its characters."""
+    n = len(p)
+    length = 0
+    i = 0
+    while i < n:
+        c = p[i]
+        i += 1
+        if c == "*":
+            return -1
+        if c in "?+!@" and p[i : i + 1] == "(":
+            return -1
+        if c == "\\":
+            length += 1
+            i += 1
+            continue
+        if c != "[":
+            length += 1
+            continue
+        taken = 1  # the characters of the bracket, counted when it does not close
+        if i >= n:
+            return length + taken
+        c = p[i]
+        i += 1
+        inside = ""  # the ':', '.' or '=' of a class, collating symbol or equivalence class
+        while True:
+            if c == "\\":
+                taken += 1
+                if i >= n or i + 1 >= n:
+                    return length + taken
+                i += 1
+            elif c == "[" and p[i : i + 1] in (":", ".", "=") and i < n:
+                kind = p[i]
+                i += 1
+                taken += 1
+                if kind != ":" and p[i : i + 1] == "]":
+                    i += 1
+                    taken += 1
+                inside = kind
+            elif inside and c == inside and p[i : i + 1] == "]":
+                i += 1
+                taken += 1
+                inside = ""
+            else:
+                taken += 1
+            if i >= n:
+                return length + taken
+            c = p[i]
+            i += 1
+            if c == "]":
+                break
+        length += 1
+    return length
+
+
 def has_glob(pattern: str, extglob: bool = False) -> bool:
     """True when the (escaped) pattern has an unquoted glob character."""
     i = 0
