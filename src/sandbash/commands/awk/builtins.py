@@ -353,6 +353,10 @@ def compl(x: float) -> float:
     return _adjust(~int(x) & ((1 << 64) - 1))
 
 
+# the generator's state after seed(1), filled on first use (see GawkRandom.__init__)
+_SEEDED_1: list[tuple[tuple[int, ...], int, int, tuple[int, ...], int]] = []
+
+
 class GawkRandom:
     """gawk's rand(): BSD random() (TYPE_4, 63 words) behind a 512-entry
     shuffle buffer, so seeds give the same sequences as gawk."""
@@ -363,7 +367,16 @@ class GawkRandom:
         self.r = 0
         self.buf: list[int] = []
         self.s = 0
-        self.seed(1)
+        start = _SEEDED_1
+        if not start:
+            # gawk starts as if seeded with 1: ~1,800 Python calls (1.8 ms), made once a process
+            # and copied into each run's own generator (a tuple: no run can change it)
+            self.seed(1)
+            start.append((tuple(self.state), self.f, self.r, tuple(self.buf), self.s))
+            return
+        state, self.f, self.r, buf, self.s = start[0]
+        self.state = list(state)
+        self.buf = list(buf)
 
     @staticmethod
     def _good(x: int) -> int:
