@@ -818,17 +818,14 @@ class Compiler:
                 return no_words(cmd, mark)
 
             return self.assignment(cmd, assignments_only, slow)
-        redirected = None  # `read ... <<< WORD`'s runner (fastread.py), given to its closure
         if plan.name == "read" and argv_fn is not None:
             # (fastread.py and read's field splitter: imported by a body that reads, not by every loop)
             from .fastread import herestring_read, read_code
 
             if code := read_code(self, cmd, argv_fn, slow, _literal_word):
                 return code  # `while IFS= read -r line`, `while IFS=, read -r a b c`, `read -ra f`
-            # `IFS=, read ... <<< "$line"`; without an assignment, a builtin's closure below
-            redirected = herestring_read(ex, cmd, _literal_word)
-            if cmd.assigns and redirected is not None:
-                return plain_builtin(self, cmd, "read", argv_fn, slow, _literal_word, redirected)
+            if code := herestring_read(self, cmd, slow, _literal_word):
+                return code  # `IFS=, read -r a b <<< "$line"`, `read -ra f <<< "$l"`
         if cmd.assigns or argv_fn is None or (cmd.redirs and plan.name in (None, "return", "local", "exec")):
             return slow
         if plan.name == "return":
@@ -836,8 +833,8 @@ class Compiler:
         if plan.name == "local" and (local := self.local_cmd(cmd, slow)) is not None:
             return local
         if plan.name is not None and plan.name != "exec" and is_builtin(plan.name):
-            # (without the dispatch; `read ... <<< WORD` without the here-string's stream)
-            return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word, redirected)
+            # (without the dispatch)
+            return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word)
         if cmd.redirs:
             return slow
         st = ex.state

@@ -324,7 +324,7 @@ def plain_builtin(
     the general path, which finds what runs as for any command; so does the builtin's first run
     (its module is imported there). Words that are all literal text are copied, not expanded.
     `redirected`: what runs the builtin inside the command's redirections in place of _redirected
-    (fastread.herestring_read's `read ... <<< WORD`)."""
+    (fastread._ifs_runner's `IFS=TEXT read ...` without the binding pushed)."""
     ev = comp.ev
     ex = ev.ex
     st = ex.state

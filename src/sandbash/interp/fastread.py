@@ -15,14 +15,14 @@ named read, ...) never reaches this code."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.segments import CHARGE_FROM
 from ..expand.stringfn import string_fn
 from ..limits import LimitExceeded, LimitKind, MemoryHold
-from ..posix.readfields import most_fields, split_read_fields
+from ..posix.readfields import Splitter, most_fields, read_splitter, split_read_fields
 from ..shvars.arrays import IndexedArray
 from ..shvars.vars import ARRAY, EXPORT, NOASSIGN
 from ..syntax import ast as A
@@ -192,6 +192,7 @@ def read_code(
     # (one plain name or REPLY: store_field's way first, then store_fields')
     one = targets[0] if array is None and stored == 1 and target_plain[0] else ""
     plain_array = array is not None and array not in NOASSIGN  # (_read_array's test of the name)
+    split = _splitter(bound, count, array)
     # (no word expands: the shape's words are literal text, none an array reference)
     words = [t for t in (literal(w) for w in cmd.words) if t is not None]
     last = words[-1]
@@ -272,7 +273,9 @@ def read_code(
                                 budget.work_slow()
                             text = line[:-1].decode("ascii")
                             if array is None:  # (_assign_read's way for the names or REPLY, inline)
-                                if count:
+                                if split is not None:  # (`IFS=, read -r a b c`: its splitter)
+                                    fields = split(text, count)
+                                elif count:
                                     ifs = sh.ifs() if bound is None else bound
                                     if count == 1 and (not ifs or ifs == " \t\n"):
                                         # (`read -r line`, `IFS= read -r line`: split_read_fields'
@@ -306,7 +309,7 @@ def read_code(
                                     # (a plain indexed array: _read_array's store, without its
                                     # checks of what else the name may be)
                                     try:
-                                        store_read_array(sh, array, text, [], ifs)
+                                        store_read_array(sh, array, text, (), ifs, split)
                                         status = 0
                                     except AssignError as e:
                                         assign_failed(sh, "read", e)
@@ -415,6 +418,15 @@ def _ifs_runner(ex: Executor, cmd: A.SimpleCommand, shape: ReadShape) -> Redirec
     return read_compiled
 
 
+def _splitter(bound: str | None, count: int, array: str | None) -> Splitter | None:
+    """The splitter of a read's literal `IFS=TEXT` binding (`IFS=, read -r a b c`, `IFS=, read
+    -ra f`), chosen once; None without a binding (IFS is read as the line is), for REPLY (the
+    line as read) and for one name under an empty or the default IFS (read_cmd's inline way)."""
+    if bound is None or (array is None and (not count or (count == 1 and bound in ("", " \t\n")))):
+        return None
+    return read_splitter(bound)
+
+
 def _targets(names: list[str], array: str | None) -> list[str]:
     """The variables read stores into: -a's array, the names, or REPLY."""
     if array is not None:
@@ -440,9 +452,14 @@ def _must_bind(store: VarStore, targets: list[str]) -> bool:
     return False
 
 
-def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
-    """The runner of `read [-r] [NAME...] <<< WORD` (words `literal` finds literal text): None for
-    any other shape."""
+def herestring_read(comp: Compiler, cmd: A.SimpleCommand, slow: Code, literal: Literal) -> Code | None:
+    """The command `[IFS=TEXT] read [-r] [-a ARRAY] [NAME...] <<< WORD` (words `literal` finds
+    literal text) as one step: plain_builtin's work around the builtin's and the here-string's
+    line split and stored, in one frame (`IFS=, read -r a b <<< "$line"` runs once a line of a
+    loop). Whatever is not the plain case (the general run mode, a function named read or the
+    builtin disabled or not imported yet, more words than max_arguments) takes `slow`; a line
+    the builtin must read itself, an IFS or array with attributes, the descriptor limit: the
+    redirection made as _dispatch_run makes it, around the builtin. None: another shape."""
     redirs = cmd.redirs
     shape = _read_shape(cmd, literal)
     if len(redirs) != 1 or shape is None:
@@ -453,79 +470,127 @@ def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Red
     raw, names, bound, array, delim, fd, chars = shape
     if delim != b"\n" or fd != 0 or chars is not None:
         return None  # (-d, -u, -n, -N: the builtin reads them, inside the redirection)
+    ex = comp.ev.ex
     assigns = cmd.assigns
-    find = ex.state.vars.find
+    store = ex.state.vars
+    find = store.find
     sh = ex.sh
     st = ex.state
+    mode = st.run_mode
     rd = ex.rd
-    text_of = string_fn(ex.expander, r.target)  # (what the redirection's expander.string gives)
-    store = ex.va.store_fields
+    procs = ex.pr.procsubs
+    expander = ex.expander
+    errexit_check = comp.ev.errexit_check
+    text_of = string_fn(expander, r.target)  # (what the redirection's expander.string gives)
+    store_fields = ex.va.store_fields
     # (a name not special is stored by store_fields as store_plain stores it while it is a plain
     # variable, decided once; set_var for the rest)
     targets = _targets(names, array)  # (the names or REPLY, without -a)
     plain = [n not in NOT_PLAIN for n in targets]
     count = len(names)
     stored = len(targets)
+    split = _splitter(bound, count, array)
+    # (no word expands: the shape's words are literal text, none an array reference)
+    words = [t for t in (literal(w) for w in cmd.words) if t is not None]
+    last = words[-1]
+    line_no = cmd.line
 
-    def read_herestring(builtin: Builtin, argv: list[str]) -> int:
+    def read_herestring() -> int:
+        if not mode.plain or "read" in st.functions or "read" in st.disabled_builtins:
+            return slow()
+        builtin = loaded("read")
         rt = sh.rt
-        if bound is not None:
-            var = find("IFS")
-            if var is not None and var.attrs & ~EXPORT:
-                # (readonly, a reference, a case or integer IFS: the binding made as exec_simple
-                # makes it, then the redirection and the builtin inside it)
-                return ex._dispatch_run(
-                    argv, ex.temp_scope(assigns, None, "read"), redirs, None, builtin, False
-                )
-        fds = st.fds
-        limit = rt.limits.max_file_descriptors
-        if limit < 1 or (0 not in fds and len(fds) >= limit) or st.ulimits:  # (ulimit -n: the redirection's)
-            if bound is not None:  # (the limit, as the binding reports it)
-                return ex._dispatch_run(
-                    argv, ex.temp_scope(assigns, None, "read"), redirs, None, builtin, False
-                )
-            return _redirected(ex, "read", redirs, builtin, argv)
+        if builtin is None or len(words) > rt.limits.max_arguments:
+            return slow()  # (its first run imports it; a large argv is charged there)
+        # (builtin_cmd's bookkeeping: Compiler.simple()'s prologue, Budget.command inline)
+        st.line = line_no
+        if not st.in_trap:
+            sh.current_command = cmd
+        budget = rt.budget
+        budget.commands += 1
+        if budget.commands >= budget.command_stop:
+            budget.command_slow()
+        mark = len(procs) if procs else 0
+        ex.last_cmdsub_status = None
+        expander._arg_bytes = 0  # (Expander.begin_argv inline: no word is expanded)
         try:
-            text = text_of()
-        except (ExpansionError, ArithError) as e:
-            return rd.expansion_failed(e)
-        nl = text.find("\n")
-        line = text if nl < 0 else text[:nl]
-        if (
-            not line.isascii()
-            or (not raw and "\\" in line)
-            or "\0" in line
-            or len(line) + 17 > rt.limits.max_string_length  # (_read_record's charge of a line)
-        ):
-            return _bound(ex, r, text, builtin, argv, assigns if bound is not None else None)
-        if array is not None:
-            # (an array that is not a plain indexed array or unset, or a variable of another
-            # kind: the builtin's checks and messages, `not an indexed array`, readonly, ...)
-            var = find(array)
-            if var is not None and (
-                var.attrs & ~(ARRAY | EXPORT)
-                or (var.value is not None and type(var.value) not in (IndexedArray, str))
+            scopes = store.scopes
+            var = None
+            if bound is not None:
+                var = scopes[0].get("IFS") if len(scopes) == 1 else find("IFS")
+            fds = st.fds
+            limit = rt.limits.max_file_descriptors
+            if (
+                (var is not None and var.attrs & ~EXPORT)
+                or limit < 1
+                or (0 not in fds and len(fds) >= limit)
+                or st.ulimits
             ):
-                return _bound(ex, r, text, builtin, argv, assigns if bound is not None else None)
-        rt.budget.checkpoint()  # (as the builtin, a line read)
-        try:
-            if array is not None:
-                store_read_array(sh, array, line, [], sh.ifs() if bound is None else bound)
+                # (readonly, a reference, a case or integer IFS; the descriptor limit or ulimit
+                # -n, as the redirection reports it: the binding made as exec_simple makes it,
+                # then the redirection and the builtin inside it)
+                if bound is not None:
+                    temp = ex.temp_scope(assigns, None, "read")
+                    status = ex._dispatch_run(list(words), temp, redirs, None, builtin, False)
+                else:
+                    status = _redirected(ex, "read", redirs, builtin, list(words))
             else:
-                fields = (
-                    split_read_fields(line, [], sh.ifs() if bound is None else bound, count)
-                    if count
-                    else [line]
-                )
-                k = store(targets, plain, fields, bound is not None)
-                if k < stored:  # (a reference or an integer under the binding: _store_bound)
-                    _store_bound(ex, assigns, targets[k:], fields[k:])
-        except AssignError as e:
-            assign_failed(sh, "read", e)
-            return 1
-        except Exception as e:  # (what _run_builtin makes of the builtin's own)
-            return builtin_failed(sh, "read", e)
-        return 0  # (the text always ends with the here-string's newline: never end of file)
+                try:
+                    text = text_of()
+                except (ExpansionError, ArithError) as e:
+                    status = rd.expansion_failed(e)
+                else:
+                    nl = text.find("\n")
+                    line = text if nl < 0 else text[:nl]
+                    plain_line = (
+                        line.isascii()
+                        and (raw or "\\" not in line)
+                        and "\0" not in line
+                        and len(line) + 17 <= rt.limits.max_string_length  # (_read_record's charge)
+                    )
+                    if plain_line and array is not None:
+                        # (an array that is not a plain indexed array or unset, or a variable of
+                        # another kind: the builtin's checks and messages, readonly, ...)
+                        var = scopes[0].get(array) if len(scopes) == 1 else find(array)
+                        plain_line = var is None or not (
+                            var.attrs & ~(ARRAY | EXPORT)
+                            or (var.value is not None and type(var.value) not in (IndexedArray, str))
+                        )
+                    if not plain_line:
+                        binding = assigns if bound is not None else None
+                        status = _bound(ex, r, text, builtin, list(words), binding)
+                    else:
+                        budget.checkpoint()  # (as the builtin, a line read)
+                        try:
+                            if array is not None:
+                                ifs = sh.ifs() if bound is None else bound
+                                store_read_array(sh, array, line, (), ifs, split)
+                            else:
+                                if split is not None:
+                                    fields = split(line, count)
+                                elif count:
+                                    ifs = sh.ifs() if bound is None else bound
+                                    fields = split_read_fields(line, [], ifs, count)
+                                else:
+                                    fields = [line]  # (REPLY: the line as read)
+                                k = store_fields(targets, plain, fields, bound is not None)
+                                if k < stored:  # (a reference or an integer under the binding)
+                                    _store_bound(ex, assigns, targets[k:], fields[k:])
+                            status = 0  # (the text ends with the here-string's newline: no end of file)
+                        except AssignError as e:
+                            assign_failed(sh, "read", e)
+                            status = 1
+                        except Exception as e:  # (what _run_builtin makes of the builtin's own)
+                            status = builtin_failed(sh, "read", e)
+        finally:
+            if procs and len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+        st.last_arg = last
+        st.last_status = status
+        st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
+        if status:
+            errexit_check(status)
+        return status
 
     return read_herestring
 
@@ -556,32 +621,37 @@ def _bound(
         _pop_binding(ex.state.vars, temp)
 
 
-def store_read_array(sh: Shell, array: str, text: str, escaped: list[int], ifs: str) -> None:
+def store_read_array(
+    sh: Shell, array: str, text: str, escaped: Sequence[int], ifs: str, split: Splitter | None = None
+) -> None:
     """read -a ARRAY's store (the builtin's, builtins/io._read_array, and the compiled here-string's):
     the line's fields, each split off, made the array's elements from 0. Split no further than the
     array may hold (a 9 MB line of 4.5 M words held 700 MB of fields and items under a 96 MB
     budget). The fields are charged before they are split (an upper bound of their count, each a
     str and its place in the list), then only their places once the array, which counts the strs,
-    is charged."""
+    is charged. `split`: `ifs`'s splitter, chosen when the read was compiled (nothing is escaped
+    then), or None."""
     limit = sh.rt.limits.max_array_elements
     if len(text) < CHARGE_FROM:
         # (a short line's fields are not held while they are made, as no short value is
         # charged one by one: CHARGE_FROM; the array charges them as it stores them)
-        fields = _fields(text, escaped, ifs, limit)
+        fields = _fields(text, escaped, ifs, limit, split)
         va = sh.va
         if not va.push_values(array, fields, False):  # (set_values' first way, its frame saved)
             va.set_values(array, fields, by_builtin=True)
         return
     with MemoryHold(sh.rt.budget) as held:
         held.charge(most_fields(text, ifs, limit + 1) * READ_FIELD_BYTES + len(text))
-        fields = _fields(text, escaped, ifs, limit)
+        fields = _fields(text, escaped, ifs, limit, split)
         held.set(8 * len(fields))
         sh.va.set_values(array, fields, by_builtin=True)
 
 
-def _fields(text: str, escaped: list[int], ifs: str, limit: int) -> list[str]:
+def _fields(text: str, escaped: Sequence[int], ifs: str, limit: int, split: Splitter | None) -> list[str]:
     """The fields of read -a's line, no more than `limit` (LimitExceeded past it)."""
-    fields = split_read_fields(text, escaped, ifs, limit + 1) if text else []
+    if not text:
+        return []
+    fields = split(text, limit + 1) if split is not None else split_read_fields(text, escaped, ifs, limit + 1)
     if len(fields) > limit:
         raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
     return fields

@@ -7,7 +7,11 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from functools import partial
 
+# a line's fields under one IFS: (the line, with nothing escaped; the most fields) -> the fields
+Splitter = Callable[[str, int], list[str]]
 IfsClasses = tuple[str, str, "re.Pattern[str] | None", "re.Pattern[str] | None"]
 _IFS_CACHED_MAX = 256  # (the cache keys an IFS value whole: a longer one is split uncached)
 # a line up to this long is cut at IFS whitespace by one regex split (a Python step per field
@@ -46,7 +50,7 @@ def most_fields(text: str, ifs: str, count: int) -> int:
     return min(count, most)
 
 
-def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> list[str]:
+def split_read_fields(text: str, escaped: Sequence[int], ifs: str, count: int) -> list[str]:
     """Split a line read by `read` into at most `count` fields (the last takes the rest).
     `escaped`: ascending positions of backslash-escaped characters, which never delimit. Scans
     run at C speed with a Python step per field or escaped delimiter, never per character."""
@@ -54,29 +58,76 @@ def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> li
         return [text] if text else []
     # (the classes of a short IFS from the cache, once a value; no frame of its own: one a line read)
     ws, other, ws_run, ws_split = _ifs_cached(ifs) if len(ifs) <= _IFS_CACHED_MAX else _ifs_split(ifs)
-    if not other and not escaped and (count == 1 or len(text) <= _SPLIT_MAX):
-        # IFS whitespace only, nothing escaped (`while read -r line`, `read -r a b c <<< "$x"`):
-        # what the scan below gives, the text without its leading and trailing IFS whitespace,
-        # cut at runs of it into at most `count` fields (the last one the rest, inner runs kept)
-        whole = text.strip(ws)
-        if not whole:
-            return []
-        if count == 1:
-            return [whole]
+    if not escaped:
+        if not other:
+            assert ws_split is not None  # (ifs is not empty and all whitespace)
+            return _split_white(ws, ws_split, ws_run, text, count)
+        if len(other) == 1 and not ws:
+            return _split_at(other, text, count)
+    return _scan(ws, other, ws_run, text, count, escaped)
+
+
+def read_splitter(ifs: str) -> Splitter:
+    """split_read_fields(text, [], ifs, count) as a function of (text, count) chosen once for an
+    IFS known before any line is read (the literal of `IFS=, read -r a b c`, compiled once):
+    without the per-line lookup of IFS's classes and the tests choosing a way."""
+    if not ifs:
+        return _whole
+    ws, other, ws_run, ws_split = _ifs_split(ifs)
+    if not other:
         assert ws_split is not None  # (ifs is not empty and all whitespace)
-        return ws_split.split(whole, count - 1)
-    if len(other) == 1 and not ws and not escaped:
-        # one delimiter, no IFS whitespace, nothing escaped (`IFS=, read -r a b c`): the scan
-        # below gives the pieces between delimiters, the last name the rest; a piece left empty
-        # by a delimiter ending the line is no field, and the rest loses one delimiter that ends
-        # it when it holds no other ("a,b," into two names is a and b)
-        pieces = text.split(other, count - 1)
-        rest = pieces[-1]
-        if not rest:
-            pieces.pop()
-        elif rest.find(other) == len(rest) - 1:
-            pieces[-1] = rest[:-1]
-        return pieces
+        return partial(_split_white, ws, ws_split, ws_run)
+    if len(other) == 1 and not ws:
+        return partial(_split_at, other)
+    return partial(_scan, ws, other, ws_run)
+
+
+def _whole(text: str, count: int) -> list[str]:
+    """The fields of a line under an empty IFS: the line whole, none when it is empty."""
+    return [text] if text else []
+
+
+def _split_white(
+    ws: str, ws_split: re.Pattern[str], ws_run: re.Pattern[str] | None, text: str, count: int
+) -> list[str]:
+    """IFS whitespace only, nothing escaped (`while read -r line`, `read -r a b c <<< "$x"`):
+    what _scan gives, the text without its leading and trailing IFS whitespace, cut at runs of it
+    into at most `count` fields (the last one the rest, inner runs kept); a long line to cut
+    more than once is scanned."""
+    if count != 1 and len(text) > _SPLIT_MAX:
+        return _scan(ws, "", ws_run, text, count, ())
+    whole = text.strip(ws)
+    if not whole:
+        return []
+    if count == 1:
+        return [whole]
+    return ws_split.split(whole, count - 1)
+
+
+def _split_at(sep: str, text: str, count: int) -> list[str]:
+    """One delimiter, no IFS whitespace, nothing escaped (`IFS=, read -r a b c`): what _scan
+    gives, the pieces between delimiters, the last name the rest; a piece left empty by a
+    delimiter ending the line is no field, and the rest loses one delimiter that ends it when it
+    holds no other ("a,b," into two names is a and b, "a,b,," is a and "b,,")."""
+    pieces = text.split(sep, count - 1)
+    rest = pieces[-1]
+    if not rest:
+        pieces.pop()
+    elif rest.find(sep) == len(rest) - 1:
+        pieces[-1] = rest[:-1]
+    return pieces
+
+
+def _scan(
+    ws: str,
+    other: str,
+    ws_run: re.Pattern[str] | None,
+    text: str,
+    count: int,
+    escaped: Sequence[int] = (),
+) -> list[str]:
+    """bash's read splitting of any line: runs of IFS whitespace `ws` and each of the `other`
+    IFS characters (with the whitespace around it) delimit, an escaped position never does."""
     esc = frozenset(escaped)
     delims = ws + other
     n = len(text)
