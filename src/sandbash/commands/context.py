@@ -17,7 +17,7 @@ from ..identity import Identity
 from ..limits import Budget, LimitExceeded, LimitKind, Limits, MemoryHold
 from ..stdio.streams import BytesReader, Stream
 from ..vfs.errors import FsError
-from ..vfs.facade import FsView, reopened_path
+from ..vfs.facade import FsView, reopen_target
 from .gnuquote import quote
 from .options import (
     CommandSpec,
@@ -304,11 +304,12 @@ class Ctx:
         """/dev/fd/N (or /dev/stdin|stdout|stderr) of a descriptor that holds a file: Linux opens the
         link into /proc/self/fd anew, the file with its own offset and the mode asked for (`exec
         4>g; cat /dev/fd/4` reads g, `tee /dev/fd/3` truncates it), through the filesystem and its
-        policy like any path; errors name /dev/fd/N. None for a pipe, device or buffer (shared as
-        it is) and for a file gone from its name (the descriptor itself is read then)."""
-        real = reopened_path(stream)
-        if not real:
-            return None
+        policy like any path; errors name /dev/fd/N. A file gone from its name is read through the
+        descriptor's handle with an offset of its own (reopen_target); None for a pipe, device or
+        buffer (shared as it is)."""
+        real = reopen_target(self.fs, stream, mode)
+        if real is None or isinstance(real, Stream):
+            return real
         try:
             again = self.fs.open(real, mode)
         except FsError as e:

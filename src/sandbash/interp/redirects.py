@@ -16,7 +16,7 @@ from ..shvars.arrays import IndexedArray
 from ..stdio.streams import BytesReader, ClosedStream, DirStream, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
-from ..vfs.facade import reopened_path
+from ..vfs.facade import reopen_target
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -221,8 +221,10 @@ class Redirections:
         fd = dev_fd(path)
         if fd is None:
             return self._open_file(path, flags)
-        real = reopened_path(self.state.fds.get(fd))
-        return self._open_file(real, flags, shown=path) if real else self._shared(path, fd)
+        real = reopen_target(self.state.fs, self.state.fds.get(fd), flags)
+        if real is None:
+            return self._shared(path, fd)
+        return self._open_file(real, flags, shown=path) if isinstance(real, str) else real
 
     def _shared(self, path: str, fd: int) -> Stream | None:
         """`/dev/stdout`, `/dev/fd/N`: the stream the shell's descriptor holds (not opened)."""
@@ -361,10 +363,12 @@ class Redirections:
         fd = dev_fd(path)
         shown = ""
         if fd is not None:
-            real = reopened_path(self.state.fds.get(fd))
-            if not real:  # (a pipe's or a device's stream, shared: nothing to close when undone)
+            real = reopen_target(self.state.fs, self.state.fds.get(fd), "w" if flags == "w!" else flags)
+            if real is None:  # (a pipe's or a device's stream, shared: nothing to close when undone)
                 shared = self._shared(path, fd)
                 return shared is not None and self._bind(r, default_fd, shared, undo, None, shown or path)
+            if not isinstance(real, str):  # (a file gone from its name: the descriptor's, own offset)
+                return self._bind(r, default_fd, real, undo, real, path)
             path, shown = real, path  # (a file: opened anew, as Linux opens the link)
         if flags == "w!":
             opened = self._open_file(path, "w", clobber=True, shown=shown)

@@ -38,6 +38,7 @@ from .ops import FileOp
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
+    from typing import Any
 
 MAX_SYMLINKS = 40
 _READ, _CREATE, _WRITE = FileOp.READ, FileOp.CREATE, FileOp.WRITE  # (the hot paths' actions)
@@ -143,6 +144,81 @@ def reopened_path(stream: object) -> str:
     (links into /proc/self/fd) open anew, with the mode and truncation asked for (`exec 3<f; echo x
     >/dev/fd/3` writes f): "" for a pipe, a device or a buffer, which are shared as they are."""
     return stream.path if isinstance(stream, FileStream) else ""
+
+
+class _OwnOffset(FileStream):
+    """A descriptor's file opened anew when its name is gone (removed, or renamed away): Linux's
+    /dev/fd/N opens the inode itself, with an offset of its own, so `exec 3<f; rm f; cat /dev/fd/3;
+    cat <&3` reads f twice. It reads and writes the descriptor's handle at its own position (the
+    handle's is put back after each call) and closing it leaves the descriptor's file open."""
+
+    def __init__(self, base: FileStream, flags: str) -> None:
+        super().__init__(base.handle, "r" in flags, flags != "r", base.path)
+        self.append = flags.startswith("a")
+        self.pos = 0
+        if flags.startswith("w"):
+            self.handle.truncate(0)
+
+    def _at(self, pos: int, whence: int, op: Callable[[], Any]) -> Any:
+        h = self.handle
+        here = h.seek(0, 1)
+        try:
+            self.pos = h.seek(pos, whence)
+            done = op()
+            self.pos = h.seek(0, 1)
+            return done
+        finally:
+            h.seek(here)
+
+    def _fill(self, n: int) -> bytes:
+        data: bytes = self._at(self.pos, 0, lambda: self.handle.read(n))
+        return data
+
+    def write(self, data: bytes) -> None:
+        if data:
+            self._at(
+                0 if self.append else self.pos, 2 if self.append else 0, lambda: FileStream.write(self, data)
+            )
+
+    def seek_start(self) -> None:
+        self.reposition(0)
+
+    def tell(self) -> int:
+        return self.pos - self.buffered()
+
+    def reposition(self, pos: int) -> None:
+        self.pos = max(pos, 0)
+        self._drop_read_ahead()
+
+    def unread_size(self) -> int:
+        h = self.handle
+        here = h.seek(0, 1)
+        end = h.seek(0, 2)
+        h.seek(here)
+        return max(end - self.tell(), 0)
+
+    def close(self) -> None:
+        pass  # (the descriptor's handle stays open)
+
+
+def reopen_target(fs: FsView, stream: object, flags: str) -> str | Stream | None:
+    """What /dev/fd/N of `stream` opens with `flags` ("r", "w", "a", "rw"): the file's name to open
+    anew through the filesystem (its policy and limits), a stream of its own over the descriptor's
+    file when that name is gone (one the descriptor's mode allows: its grant was checked when it was
+    opened), or None when the descriptor's stream is shared as it is (a pipe, a device, a buffer)."""
+    real = reopened_path(stream)
+    if not real:
+        return None
+    assert isinstance(stream, FileStream)
+    try:
+        fs.vfs.lstat(fs.abspath(real))
+        return real
+    except FsError as e:
+        if e.code != errno.ENOENT:
+            return real  # (opening it says why: its error, named /dev/fd/N)
+    if ("r" in flags and not stream.readable) or (flags != "r" and not stream.writable):
+        return None
+    return _OwnOffset(stream, flags)
 
 
 class _FreshRng:
