@@ -135,9 +135,10 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         if tz_var is not None and tz_var.attrs & EXPORT and isinstance(tz_var.value, str)
         else None
     )
-    # the locale matters only to a 'X or "X argument (a character's code)
+    # the locale matters only to a 'X or "X argument (a character's code) and to a text that is
+    # not ASCII (%q and %Q quote its bytes in the C locale)
     joined = "".join(args)
-    byte_chars = sh.locale_bytes() if "'" in joined or '"' in joined else True
+    byte_chars = sh.locale_bytes() if "'" in joined or '"' in joined or not joined.isascii() else True
 
     def assign(name: str, count: int) -> bool:  # %n takes a plain name only, as bash's legal_identifier
         if "[" in name or var_ref(sh, name) is None:
@@ -541,13 +542,8 @@ def _read_chars(
             if cut is None and 0 in buf:  # (a byte as an int: see _read_record)
                 cut = size + buf.index(b"\0")
             ch = buf.decode("utf-8", "surrogateescape")
-        else:
-            try:
-                ch = buf.decode("utf-8")
-            except UnicodeDecodeError:
-                if len(buf) < 4 and buf[0] >= 0xC0:
-                    continue
-                ch = buf.decode("utf-8", "surrogateescape")
+        else:  # (the C/POSIX locale: each byte is a character, as bash counts there)
+            ch = buf.decode("utf-8", "surrogateescape")
         buf = b""
         if not raw:  # -N too: only the delimiter loses its meaning
             if pending_backslash:
@@ -572,6 +568,10 @@ def _read_chars(
     text = "".join(chars)
     if cut is not None:
         text, escapes = text[:cut], [e for e in escapes if e < cut]
+    if not utf8 and not escapes and not text.isascii():
+        # bytes read one at a time in the C locale: the value's text form, é a character again
+        # where its bytes were read whole (positions of escapes would move: kept as read then)
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
     if expired is not None:
         raise ReadTimedOut(text, escapes) from expired
     return text, eof, escapes

@@ -8,7 +8,15 @@ import functools
 from ..expand.arith import ArithError
 from ..expand.arithwords import subscript_error
 from ..expand.env import ExpansionError
-from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
+from ..expand.quoting import (
+    ansi_c_quote,
+    as_bytes,
+    assoc_key,
+    declare_quote,
+    needs_ansi,
+    shell_metas,
+    single_quote,
+)
 from ..interp.control import AbortCommand
 from ..interp.executor import assign_failed, trace_assign
 from ..interp.variables import AS_EXPANDED, AssignError, CircularRef, ElementError, valid_ref_target
@@ -104,7 +112,7 @@ def attr_string(var: Var) -> str:
     return "".join(c for c in _PRINT_ORDER if attrs & _ATTR_FLAGS[c])
 
 
-def declare_line(name: str, var: Var, listing: bool = True) -> str:
+def declare_line(name: str, var: Var, listing: bool = True, c_locale: bool = False) -> str:
     if name == "-":
         # the options `local -` saved: a listing shows the command, `declare -p -` a plain variable
         return "local -" if listing else "declare -- -"
@@ -114,10 +122,15 @@ def declare_line(name: str, var: Var, listing: bool = True) -> str:
     if v is None:
         return head
     if isinstance(v, IndexedArray):
-        return head + "=(" + " ".join(f"[{k}]={declare_quote(x)}" for k, x in v.items()) + ")"
+        return head + "=(" + " ".join(f"[{k}]={declare_quote(x, c_locale)}" for k, x in v.items()) + ")"
     if isinstance(v, AssocArray):
-        return head + "=(" + "".join(f"[{_key(k)}]={declare_quote(x)} " for k, x in v.items()) + ")"
-    return f"{head}={declare_quote(v)}"
+        return (
+            head
+            + "=("
+            + "".join(f"[{_key(k, c_locale)}]={declare_quote(x, c_locale)} " for k, x in v.items())
+            + ")"
+        )
+    return f"{head}={declare_quote(v, c_locale)}"
 
 
 @builtin("declare", "typeset", "local")
@@ -390,7 +403,7 @@ def _declare_one(
     if has_value and items is None and cmd in ("readonly", "export") and st.opts["xtrace"]:
         if not set_attrs & (ARRAY | ASSOC):
             # bash makes these through its assignment statement's code, which traces them
-            sh.xtrace_line(trace_assign(name, None, append, value, None))
+            sh.xtrace_line(trace_assign(name, None, append, value, None, sh.locale_bytes()))
     if set_attrs & NAMEREF and sub is not None:
         sh.builtin_error(cmd, f"{name}[{sub}]: reference variable cannot be an array")
         return False
@@ -870,9 +883,13 @@ def _print_locals(sh: Shell, values: bool = True) -> int:
     `local -F` without their values (bash's nodefs)."""
     scope = sh.state.vars.function_scope()
     if scope is not None:
+        c_locale = sh.locale_bytes()
         for name in sorted(n for n in scope.locals if n in scope):
             var = scope[name]
-            sh.out(declare_line(name, var if values else Var(None, var.attrs | _kind(var))) + "\n")
+            sh.out(
+                declare_line(name, var if values else Var(None, var.attrs | _kind(var)), c_locale=c_locale)
+                + "\n"
+            )
     return 0
 
 
@@ -887,10 +904,11 @@ def print_set_listing(sh: Shell) -> int:
     """`set`, `declare` and `typeset` without arguments: the variables that have a value, quoted as
     `set` quotes them, then the functions' definitions (not in posix mode)."""
     visible = sh.va.listing()
+    c_locale = sh.locale_bytes()
     for name in sorted(visible):
         var = visible[name]
         if var.value is not None and name != "-":
-            sh.out(set_line(name, var) + "\n")
+            sh.out(set_line(name, var, c_locale) + "\n")
     if not sh.state.opts["posix"]:
         print_functions(sh, None, False, attr_lines=False)
     return 0
@@ -899,6 +917,7 @@ def print_set_listing(sh: Shell) -> int:
 def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: bool) -> int:
     st = sh.state
     status = 0
+    c_locale = sh.locale_bytes()
     if names:
         func_scope = st.vars.function_scope() if cmd == "local" else None
         for name in names:
@@ -913,7 +932,7 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
                 sh.builtin_error(cmd, f"{name}: not found")
                 status = 1
                 continue
-            sh.out(declare_line(name, var, listing=False) + "\n")
+            sh.out(declare_line(name, var, listing=False, c_locale=c_locale) + "\n")
         return status
     visible = sh.va.listing()
     for name in sorted(visible):
@@ -921,9 +940,9 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
         if filter_attrs and not _listed_by(var.attrs | _kind(var), filter_attrs):
             continue
         if full or filter_attrs:
-            sh.out(declare_line(name, var) + "\n")
+            sh.out(declare_line(name, var, c_locale=c_locale) + "\n")
         else:
-            sh.out(set_line(name, var) + "\n")
+            sh.out(set_line(name, var, c_locale) + "\n")
     return status
 
 
@@ -938,15 +957,20 @@ def _listed_by(have: int, wanted: int) -> bool:
     return bool(have & wanted)
 
 
-def set_line(name: str, var: Var) -> str:
+def set_line(name: str, var: Var, c_locale: bool = False) -> str:
+    """A variable as `set` lists it; `c_locale`: declare_quote's."""
     v = var.value
     if v is None:
         return name
     if isinstance(v, IndexedArray):
-        return f"{name}=(" + " ".join(f"[{k}]={declare_quote(x)}" for k, x in v.items()) + ")"
+        return f"{name}=(" + " ".join(f"[{k}]={declare_quote(x, c_locale)}" for k, x in v.items()) + ")"
     if isinstance(v, AssocArray):
-        return f"{name}=(" + "".join(f"[{_key(k)}]={declare_quote(x)} " for k, x in v.items()) + ")"
-    return f"{name}={_set_quote(v)}"
+        return (
+            f"{name}=("
+            + "".join(f"[{_key(k, c_locale)}]={declare_quote(x, c_locale)} " for k, x in v.items())
+            + ")"
+        )
+    return f"{name}={_set_quote(as_bytes(v) if c_locale else v)}"
 
 
 def _set_quote(v: str) -> str:
@@ -1025,6 +1049,7 @@ def _print_with_attr(sh: Shell, cmd: str, attr: int, kind: int) -> int:
     as declare lines, or as `export`/`readonly` lines in posix mode."""
     posix = sh.state.opts["posix"]
     listed = sh.va.listing()
+    c_locale = sh.locale_bytes()
     for name in sorted(listed):
         var = listed[name]
         if not var.attrs & attr:
@@ -1033,7 +1058,7 @@ def _print_with_attr(sh: Shell, cmd: str, attr: int, kind: int) -> int:
             var.attrs & kind or isinstance(var.value, IndexedArray if kind & ARRAY else AssocArray)
         ):
             continue
-        line = declare_line(name, var)
+        line = declare_line(name, var, c_locale=c_locale)
         if posix:
             # `declare -rx X="1"` becomes `readonly X="1"`, keeping the array flag
             flags, _, rest = line[len("declare -") :].partition(" ")

@@ -477,7 +477,8 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
             return Multi(["" for _ in base.values], base.star, JOIN_IFS)  # positional parameters have none
         # ${@@A}: the `set --` command that makes these positional parameters; bash joins it with
         # IFS's first character and splits it there again, quoted or not (on spaces: IFS null)
-        words = list(map(quote_reusable, base.values))
+        c_locale = ex._byte_locale()
+        words = [quote_reusable(w, c_locale) for w in base.values]
         join = JOIN_IFS
         if words:
             if ex.env.ifs()[:1] in ("", " "):
@@ -501,15 +502,18 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
                 for k, val in items:
                     flat.extend([k, val])
                 return Multi(flat, p.sub == "*", JOIN_IFS)
+            c_locale = ex._byte_locale()
             if isinstance(v, AssocArray):
-                return "".join(f"{assoc_key(k)} {declare_quote(val)} " for k, val in items)
-            return " ".join(f"{k} {declare_quote(val)}" for k, val in items)
+                return "".join(
+                    f"{assoc_key(k, c_locale)} {declare_quote(val, c_locale)} " for k, val in items
+                )
+            return " ".join(f"{k} {declare_quote(val, c_locale)}" for k, val in items)
         if letter in ("a", "A"):
             return ex._xform_declared(p, letter, base, var)
 
     def one(s: str) -> str:
         if letter == "Q" or letter in ("K", "k"):
-            return quote_reusable(s)
+            return quote_reusable(s, not s.isascii() and ex._byte_locale())
         if letter == "E":
             # bash's internal quoting character (\001) quotes the next one in the value: a
             # pair of them comes out as one
@@ -561,9 +565,8 @@ def xform_declared(ex: Expander, p: A.Param, letter: str, base: Value, var: Var 
     value = (base.values[0] if base.values else None) if isinstance(base, Multi) else as_text(base)
     if value is None:
         return f"declare -{flags} {p.name}" if flags else ""
-    return (
-        f"declare -{flags} {p.name}={quote_reusable(value)}" if flags else f"{p.name}={quote_reusable(value)}"
-    )
+    quoted = quote_reusable(value, not value.isascii() and ex._byte_locale())
+    return f"declare -{flags} {p.name}={quoted}" if flags else f"{p.name}={quoted}"
 
 
 def xform_var(ex: Expander, name: str, var: Var, letter: str) -> str:
@@ -571,17 +574,18 @@ def xform_var(ex: Expander, name: str, var: Var, letter: str) -> str:
         return _attr_letters(var)
     flags = _attr_letters(var)
     v = var.value
+    c_locale = ex._byte_locale()
     if isinstance(v, AssocArray):
-        body = "".join(f"[{assoc_key(k)}]={declare_quote(val)} " for k, val in v.items())
+        body = "".join(f"[{assoc_key(k, c_locale)}]={declare_quote(val, c_locale)} " for k, val in v.items())
         return f"declare -{flags or '-'} {name}=({body})"
     if isinstance(v, IndexedArray):
-        body = " ".join(f"[{k}]={declare_quote(val)}" for k, val in v.items())
+        body = " ".join(f"[{k}]={declare_quote(val, c_locale)}" for k, val in v.items())
         return f"declare -{flags or '-'} {name}=({body})"
     if v is None:
         return ""
     if flags:
-        return f"declare -{flags} {name}={quote_reusable(v)}"
-    return f"{name}={quote_reusable(v)}"
+        return f"declare -{flags} {name}={quote_reusable(v, c_locale)}"
+    return f"{name}={quote_reusable(v, c_locale)}"
 
 
 def _attr_letters(var: Var) -> str:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from ..syntax.escapes import as_bytes as as_bytes
+from ..syntax.escapes import from_bytes as from_bytes
 from ..textcache import TextLRU
 
 TYPE_CHECKING = False
@@ -1091,24 +1093,6 @@ class Pattern:
             return m.end() if m is not None else -1
         ends = self._ends(text, self.seq, {start})
         return max(ends) if ends else -1
-
-
-def as_bytes(text: str) -> str:
-    """`text` as the C locale sees it, each byte of its UTF-8 form one character: ASCII as it is,
-    every other byte the lone surrogate surrogateescape gives it (U+DC80-U+DCFF). No class,
-    range of ASCII ends or case folding takes those, as no ctype class takes a byte >= 0x80 in
-    the C locale; `?` and `*` take them one at a time (RE2 sees each as a private-use character:
-    Pattern._re2_text)."""
-    if text.isascii():
-        return text
-    return text.encode("utf-8", "surrogateescape").decode("ascii", "surrogateescape")
-
-
-def from_bytes(text: str) -> str:
-    """The text whose as_bytes form `text` is."""
-    if text.isascii():
-        return text
-    return text.encode("ascii", "surrogateescape").decode("utf-8", "surrogateescape")
 
 
 _FROM_PUA = {v: k for k, v in _TO_PUA.items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..syntax.escapes import ansi_c_quote as ansi_c_quote  # (one definition each: the parser quotes too)
+from ..syntax.escapes import as_bytes as as_bytes  # (the C locale's view of a text)
 from ..syntax.escapes import needs_ansi as needs_ansi
 from ..syntax.escapes import single_quote as single_quote  # (syntax's printer uses it too)
 
@@ -22,9 +23,12 @@ def shell_metas(s: str) -> bool:
     )
 
 
-def assoc_key(k: str) -> str:
+def assoc_key(k: str, c_locale: bool = False) -> str:
     """An associative array's key as declare -p and ${a[@]@K} write it: $'...' as a value
-    (control characters, raw bytes), "..." when it holds shell metacharacters or is `@`/`*` alone."""
+    (control characters, raw bytes), "..." when it holds shell metacharacters or is `@`/`*` alone.
+    `c_locale` (here and below): the C/POSIX locale, where no byte >= 0x80 is printable, so a
+    text that is not ASCII is written $'\\303\\251' (bash's ansic_shouldquote)."""
+    k = as_bytes(k) if c_locale else k
     if needs_ansi(k):
         return ansi_c_quote(k)
     if k in ("@", "*") or shell_metas(k):
@@ -32,17 +36,19 @@ def assoc_key(k: str) -> str:
     return k
 
 
-def quote_reusable(s: str) -> str:
+def quote_reusable(s: str, c_locale: bool = False) -> str:
     """${x@Q}: single quotes, or $'...' when control characters are present."""
+    s = as_bytes(s) if c_locale else s
     if needs_ansi(s):
         return ansi_c_quote(s)
     return single_quote(s)
 
 
-def printf_q(s: str) -> str:
+def printf_q(s: str, c_locale: bool = False) -> str:
     """printf %q: backslash-escaping, $'...' for control characters."""
     if s == "":
         return "''"
+    s = as_bytes(s) if c_locale else s
     if needs_ansi(s):
         return ansi_c_quote(s)
     out = []
@@ -54,9 +60,10 @@ def printf_q(s: str) -> str:
     return "".join(out)
 
 
-def declare_quote(s: str) -> str:
+def declare_quote(s: str, c_locale: bool = False) -> str:
     """An array element as declare -p and ${a[@]@A} write it: $'...' when it holds control
     characters or bytes that are no text, else "..."."""
+    s = as_bytes(s) if c_locale else s
     return ansi_c_quote(s) if needs_ansi(s) else double_quote(s)
 
 

@@ -557,8 +557,9 @@ def _printf(sh: Shell, plan: Plan) -> tuple[str, int]:
 
 
 def _quoted_args(argv: list[str]) -> bool:
-    """Whether an argument has a quote ('X and "X read a character's code: the locale decides)."""
-    return any("'" in a or '"' in a for a in argv)
+    """Whether the locale decides what printf makes of an argument: one with a quote ('X and "X
+    read a character's code) or one that is not ASCII (%q quotes its bytes in the C locale)."""
+    return any("'" in a or '"' in a or not a.isascii() for a in argv)
 
 
 _format_printf: Callable[..., tuple[str, int]] | None = None

@@ -280,7 +280,8 @@ class Executor:
             rt.budget.charge_memory(held)
         try:
             if trace is not None:
-                self.xtrace_line(" ".join(_xtrace_word(a) for a in argv))
+                c_locale = sh.locale_bytes()
+                self.xtrace_line(" ".join(_xtrace_word(a, c_locale) for a in argv))
             if (cmd is sh.nofork or cmd is sh.one_shot) and execs_now(sh, cmd):
                 self._in_place_of_shell(argv)
             if rt.gates is None:
@@ -520,7 +521,7 @@ class Executor:
                     self.xtrace_line(_trace_array_source(a))
                 name, sub, append, value, items = self.expand_assignment(a)
                 if trace and a.array is None:
-                    self.xtrace_line(_trace_assign(name, sub, append, value, items))
+                    self.xtrace_line(_trace_assign(name, sub, append, value, items, self.sh.locale_bytes()))
                 if items is not None:
                     if sub is not None:
                         raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
@@ -930,7 +931,7 @@ class Executor:
                     )
                 if trace is not None:
                     # (bash traces each binding as it is made: after its own `$( )`, before the next)
-                    self.xtrace_line(_trace_assign(name, sub, append, value, None))
+                    self.xtrace_line(_trace_assign(name, sub, append, value, None, self.sh.locale_bytes()))
                 var = st.vars.find(name)
                 if name == "RANDOM" and var is not None:
                     # bash's assign_in_env looks the name up, and a lookup of RANDOM draws a number
@@ -1537,32 +1538,43 @@ def _trace_array_source(a: A.Assign) -> str:
 
 
 def _trace_assign(
-    name: str, sub: str | None, append: bool, value: str, items: list[tuple[str | None, str, bool]] | None
+    name: str,
+    sub: str | None,
+    append: bool,
+    value: str,
+    items: list[tuple[str | None, str, bool]] | None,
+    c_locale: bool = False,
 ) -> str:
+    """How `set -x` shows an assignment (`c_locale`: _xquote's)."""
     head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
     if items is not None:
         return (
             head
             + "("
-            + " ".join(_xquote(v) if k is None else f"[{k}]={_xquote(v)}" for k, v, _ in items)
+            + " ".join(
+                _xquote(v, c_locale) if k is None else f"[{k}]={_xquote(v, c_locale)}" for k, v, _ in items
+            )
             + ")"
         )
-    return head + (_xquote(value) if value else "")  # (bash: `+ e=`, not `+ e=''`)
+    return head + (_xquote(value, c_locale) if value else "")  # (bash: `+ e=`, not `+ e=''`)
 
 
 trace_assign = _trace_assign  # (export and readonly trace their `name=value` words, as bash)
 
 
-def _xquote(word: str) -> str:
+def _xquote(word: str, c_locale: bool = False) -> str:
     """How `set -x` shows a word (bash's xtrace_print_word_list): $'...' for control characters
     other than tab and newline and for bytes that are no text; single quotes only when the word
     holds a shell metacharacter (sh_contains_shell_metas: `a^b` and `'~a'` quoted, `a~b`, `a#b`
-    and printable non-ASCII text as they are)."""
+    and printable non-ASCII text as they are; `c_locale`: in the C locale no byte >= 0x80 is
+    printable, so such a word is $'\\303\\251')."""
     if word == "":
         return "''"
     if any((ord(c) < 32 and c not in "\t\n") or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in word):
         return quote_reusable(word)
-    return single_quote(word) if shell_metas(word) else word
+    if shell_metas(word):
+        return single_quote(word)
+    return quote_reusable(word, True) if c_locale and not word.isascii() else word
 
 
 xquote = _xquote
@@ -1578,11 +1590,11 @@ def _compound_trace(name: str, append: bool, items: list[tuple[str | None, str, 
     return f"{name}{'+' if append else ''}=({words})"
 
 
-def _xtrace_word(word: str) -> str:
+def _xtrace_word(word: str, c_locale: bool = False) -> str:
     """A word of the traced command: a compound assignment shows as its name alone (bash)."""
     if isinstance(word, AssignArg) and word.items is not None:
         return word.name
-    return _xquote(word)
+    return _xquote(word, c_locale)
 
 
 @cache

@@ -249,7 +249,7 @@ def format_printf(
     False when the name is not a valid identifier (printf then stops). `gnu`: coreutils'
     wording for a bad conversion (/usr/bin/printf). `marks` receives, for each
     report, the length of the output written before it. `byte_chars`: the locale is C ('X is
-    the code of X's first byte). `quote`: coreutils' quoting of a bad number (bad_number).
+    the code of X's first byte, %q writes a byte >= 0x80 as $'\\ooo'). `quote`: coreutils' quoting of a bad number (bad_number).
     `shell_quote`: coreutils' %q (gnulib's shell-escape style, `'a b'` where bash writes `a\\ b`)."""
     if not gnu and (done := plain_printf(fmt, args, max_field)) is not None:
         return done, 0
@@ -395,13 +395,13 @@ def format_printf(
                     if arg is not None:  # coreutils prints nothing for a missing argument
                         out.append(shell_quote(arg))
                 else:
-                    out.append(_pad(printf_q(arg if arg is not None else ""), flags, width, prec))
+                    out.append(_pad(printf_q(arg if arg is not None else "", byte_chars), flags, width, prec))
             elif conv == "Q":
                 s = arg or ""
                 if prec and not prec_star:
                     s = _pad(s, "", "", prec)  # cut in bytes, then quoted
                 # a bare `%.Q` keeps bash's empty precision: nothing, not ''
-                quoted = "" if prec == "" and not prec_star else printf_q(s)
+                quoted = "" if prec == "" and not prec_star else printf_q(s, byte_chars)
                 out.append(_pad(quoted, flags, width, None))
             elif conv == "c":
                 # the first byte of the argument; an empty or missing argument is a NUL

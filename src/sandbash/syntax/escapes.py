@@ -261,6 +261,24 @@ def single_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
 
+def as_bytes(text: str) -> str:
+    """`text` as the C locale sees it, each byte of its UTF-8 form one character: ASCII as it is,
+    every other byte the lone surrogate surrogateescape gives it (U+DC80-U+DCFF). No class,
+    range of ASCII ends or case folding takes those, as no ctype class takes a byte >= 0x80 in
+    the C locale; `?` and `*` take them one at a time (RE2 sees each as a private-use character:
+    Pattern._re2_text)."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("ascii", "surrogateescape")
+
+
+def from_bytes(text: str) -> str:
+    """The text whose as_bytes form `text` is."""
+    if text.isascii():
+        return text
+    return text.encode("ascii", "surrogateescape").decode("utf-8", "surrogateescape")
+
+
 def needs_ansi(s: str) -> bool:
     """Control characters or raw bytes that are no text: bash writes such a value as $'...'."""
     return any(ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in s)
