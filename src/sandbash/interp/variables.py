@@ -2271,9 +2271,18 @@ def items_bytes(items: list[tuple[str | None, str, bool]]) -> int:
 
 
 def _store(vars_: VarStore, scope: Scope, arr: IndexedArray | AssocArray, key: Any, value: str) -> None:
-    """Store one element of `arr` (held in `scope`), charged before it is stored: what a new
-    element adds (an upper bound), then the difference given back once stored. A charge refused by
-    max_memory leaves the array as it was (a Session's shell holds nothing it was not charged)."""
+    """Store one element of `arr` (held in `scope`), charged before it is stored: an element
+    replaced, what its new text adds (what set adds to the array's nbytes: `(( m[$k] += n ))` and
+    `s[$k]=$(( ... ))` in a loop replace one each step); a new one, an upper bound, then the
+    difference given back once stored. A charge refused by max_memory leaves the array as it was
+    (a Session's shell holds nothing it was not charged)."""
+    old = arr.get(key)
+    if old is not None:
+        n = text_bytes(value) - text_bytes(old)
+        if n:
+            vars_.charge(scope, n)
+        arr.set(key, value)
+        return
     pre = text_bytes(value) + ELEMENT_OVERHEAD
     if type(key) is str:
         pre += text_bytes(key)

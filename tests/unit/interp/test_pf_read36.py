@@ -11,12 +11,13 @@ import itertools
 
 import pytest
 
+from memheld import vars_held
 from sandbash import Bash, ExecutionLimitError, Policy
 from sandbash.audit import Audit, AuditEvent
 from sandbash.posix import readfields
 from sandbash.posix.readfields import read_splitter, split_read_fields
 
-from .walking import compiled_and_walked, walking
+from .walking import compiled_and_walked, held_change, walking
 
 # IFS values of each kind: empty, white space only (one, several, repeated), one character that
 # is not (a letter, a backslash, a repeated comma), and white space mixed with others
@@ -221,3 +222,44 @@ def test_a_here_string_read_is_refused_and_audited_as_the_walkers() -> None:
         seen.append([tuple(e.fields["argv"]) for e in got if e.kind == "command.start"])
     assert seen[0] == seen[1]
     assert seen[0].count(("read", "-r", "a", "b")) == 2500
+
+
+# an element replaced (Variables._store charges the difference of its texts first): each way an
+# element is stored, growing, shrinking and keeping its length, in a loop
+REPLACED = [
+    "for i in {1..3000}; do (( m[k$((i % 7))] += i )); done",
+    "for i in {1..3000}; do m[k$((i % 7))]=$(( ${m[k$((i % 7))]:-0} + i )); done",
+    "for i in {1..3000}; do a[i % 5]=$(( a[i % 5] + i )); done",
+    "for i in {1..3000}; do (( a[i % 5] += i )); done",
+    "for i in {1..3000}; do m[k$((i % 3))]+=x; a[i % 4]+=y; done",
+    "for i in {1..3000}; do m[k]=${m[k]%?}; m[k]+=zz; a[1]=$i; done",
+]
+
+
+@pytest.mark.parametrize("script", REPLACED)
+def test_a_replaced_element_is_charged_what_it_adds(script: str) -> None:
+    # (what the variables hold after the loop: the same compiled and walked, and the same as a
+    # fresh run that stores the final values at once)
+    setup = "declare -A m=([k]=abc); a=(1 2)"
+    compiled = held_change(setup, script + "; declare -p m a | md5sum", False)
+    walked = held_change(setup, script + "; declare -p m a | md5sum", True)
+    assert compiled == walked
+    with walking(False):
+        session = Bash().session()
+        session.exec(setup)
+        final = session.exec(script + "; declare -p m a").stdout
+        # (a fresh session given the final values at once holds as much)
+        fresh = Bash().session()
+        fresh.exec(setup)
+        fresh.exec("unset m a; i=3000; " + final.replace("declare -A m", "declare -gA m"))
+        assert vars_held(session.shell.state.vars) == vars_held(fresh.shell.state.vars)
+
+
+def test_max_memory_refuses_a_growing_element_and_keeps_it() -> None:
+    script = "declare -A m=([k]=); while :; do m[k]+=$(printf '%01000d' 0); done"
+    seen = []
+    for walker in (False, True):
+        with walking(walker), pytest.raises(ExecutionLimitError) as e:
+            Bash().exec(script, limits={"max_memory": 3_000_000})
+        seen.append((e.value.limit, len(e.value.result.stdout)))
+    assert seen[0] == seen[1] and seen[0][0] == "max_memory"
