@@ -27,7 +27,7 @@ from ..expand.arith import Template as ArithTemplate
 from ..expand.arithops import INTS, wrap
 from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.words import Expander, subscript_error
-from ..limits import LimitExceeded, LimitKind
+from ..limits import BIG_EXPANSION, LimitExceeded, LimitKind
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, EXPORT, NAMEREF, VAR_OVERHEAD, Scope, Var, value_size
 from ..stdio.streams import BufferWriter, SigPipe, Stream, StreamError
@@ -391,6 +391,11 @@ class Shell:
         except StreamError:
             if not self.writes_unchecked:
                 raise
+        if len(text) > BIG_EXPANSION:
+            # a loop reads the clock every 64 commands, and a builtin that wrote this much took
+            # long for one (`while :; do declare -p x; done` with a 9 MB x ran 4 s past a 2 s
+            # deadline): read it now, as an expansion this long does
+            self.rt.budget.check_time()
 
     # ------------------------------------------------------------ messages
 

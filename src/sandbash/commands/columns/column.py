@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import cache
+
 from ...limits import MemoryHold
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..record import LOSES_ERRNO, Effects, declare
 from ..textbasic.common import Out, char_width, decode, encode, split_records
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 COLUMN_SPEC = CommandSpec(
     name="column",
@@ -55,6 +62,7 @@ COLUMN_SPEC = CommandSpec(
 )
 
 TAB = 8
+_CELLS_PER_CHECK = 4096  # cells split, measured or written between two deadline checks (a power of 2)
 
 
 def _width(s: str) -> int:
@@ -81,7 +89,8 @@ def _read(ctx: Ctx, files: list[str], mem: MemoryHold) -> list[str] | None:
     return None if inputs.status else lines
 
 
-def _fill(entries: list[str], termwidth: int, rows_first: bool) -> list[str]:
+def _fill(entries: list[str], termwidth: int, rows_first: bool, tick: Callable[[int], None]) -> list[str]:
+    """`tick` charges the entries placed and checks the run's deadline."""
     widths = [_width(e) for e in entries]
     maxlength = max(widths)
     maxlength = (maxlength + TAB) & ~(TAB - 1)
@@ -94,6 +103,8 @@ def _fill(entries: list[str], termwidth: int, rows_first: bool) -> list[str]:
         chcnt = col = 0
         endcol = maxlength
         for i, e in enumerate(entries):
+            if i and not i & _CELLS_PER_CHECK - 1:
+                tick(_CELLS_PER_CHECK)
             line.append(e)
             chcnt += widths[i]
             if i == len(entries) - 1:
@@ -114,6 +125,7 @@ def _fill(entries: list[str], termwidth: int, rows_first: bool) -> list[str]:
         return out
     numrows = (len(entries) + numcols - 1) // numcols
     for row in range(numrows):
+        tick(numcols)
         line = []
         endcol = maxlength
         base = row
@@ -146,31 +158,45 @@ def _columns_list(ctx: Ctx, spec: str, names: list[str], ncols: int) -> set[int]
 
 
 def _split_row(line: str, seps: str | None, limit: int) -> list[str]:
+    """A line's cells: split at runs of blanks (at each character of `seps` with -s), into at most
+    `limit` cells when it is not 0, the last keeping the rest of the line. (C-speed splits: a
+    Python step a character, and a copy of the rest of the line a cell with -l, took seconds.)"""
     if seps is None:
-        if limit:
-            # the last column keeps the rest of the line after one separator
-            cells: list[str] = []
+        if not limit:
+            return line.split()
+        if limit == 1:
             rest = line.lstrip(" \t")
-            while len(cells) < limit - 1 and rest:
-                k = next((i for i, ch in enumerate(rest) if ch in " \t"), len(rest))
-                cells.append(rest[:k])
-                rest = rest[k + 1 :]
-                if len(cells) < limit - 1:
-                    rest = rest.lstrip(" \t")
-            if rest:
-                cells.append(rest.rstrip(" \t"))
-            return cells
-        return line.split()
-    cells = []
-    cur: list[str] = []
-    for ch in line:
-        if ch in seps and not (limit and len(cells) == limit - 1):
-            cells.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    cells.append("".join(cur))
+            return [rest.rstrip(" \t")] if rest else []
+        # the first cells are runs of non-blanks; the last keeps what follows the one blank
+        # after the cell before it
+        cells: list[str] = []
+        end = 0
+        for m in _non_blanks()(line):
+            cells.append(m.group())
+            end = m.end()
+            if len(cells) == limit - 1:
+                rest = line[end + 1 :]
+                if rest:
+                    cells.append(rest.rstrip(" \t"))
+                break
+        return cells
+    if not seps:
+        return [line]
+    one = seps[0]
+    marked = line.translate({ord(c): one for c in seps[1:]}) if len(seps) > 1 else line
+    cells = marked.split(one, limit - 1 if limit else -1)
+    if len(seps) > 1 and limit and len(cells) == limit:
+        cells[-1] = line[len(line) - len(cells[-1]) :]  # (with its own separators, as they were)
     return cells
+
+
+@cache
+def _non_blanks() -> Callable[[str], Iterator[re.Match[str]]]:
+    """The runs of characters other than blank and tab (our own class: stdlib re, compiled at the
+    first use)."""
+    import re
+
+    return re.compile("[^ \t]+").finditer
 
 
 def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
@@ -178,8 +204,12 @@ def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
     seps = get("separator")
     limit = int(get("table_columns_limit") or 0)
     keep_empty = bool(get("keep_empty_lines"))
-    rows = [_split_row(line, seps, limit) for line in lines if line.strip() or keep_empty]
-    rows = [r if r != [""] else [] for r in rows]
+    rows: list[list[str]] = []
+    for line in lines:
+        if line.strip() or keep_empty:
+            cells = _split_row(line, seps, limit)
+            rows.append(cells if cells != [""] else [])
+            ctx.checkpoint(len(cells) // _CELLS_PER_CHECK * _CELLS_PER_CHECK + 1)
     names = get("table_columns").split(",") if get("table_columns") else []
     ncols = max([len(r) for r in rows] + [len(names)])
     if not rows:  # (util-linux prints no header and no JSON frame for an input with no line)
@@ -195,28 +225,38 @@ def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
                 raise _die(ctx, f"undefined column name '{tok}'")
             if 0 <= idx < ncols:  # (a number past the last column, or 0, orders nothing)
                 first.append(idx)
-        order = first + [i for i in order if i not in first]
+        chosen = set(first)
+        order = first + [i for i in order if i not in chosen]
     order = [i for i in order if i not in hidden]
     if get("json"):  # (in the table's order, without the hidden columns)
         return [_json(get("table_name") or "table", names, rows, order)]
     table = list(rows)
     if names and not get("table_noheadings"):
         table.insert(0, names)
-    widths = {i: max((_width(r[i]) if i < len(r) else 0) for r in table) if table else 0 for i in order}
+    widths = [0] * ncols  # (row by row, with a deadline check every so many cells)
+    for r in table:
+        ctx.checkpoint()
+        for i, text in enumerate(r):
+            if i and not i & _CELLS_PER_CHECK - 1:
+                ctx.checkpoint(_CELLS_PER_CHECK)
+            widths[i] = max(widths[i], _width(text))
     osep = get("output_separator")
     osep = "  " if osep is None else osep
     out: list[str] = []
     for r in table:
-        cells: list[str] = []
+        ctx.checkpoint()
+        padded: list[str] = []
         for pos, i in enumerate(order):
+            if pos and not pos & _CELLS_PER_CHECK - 1:
+                ctx.checkpoint(_CELLS_PER_CHECK)
             text = r[i] if i < len(r) else ""
             pad = widths[i] - _width(text)
             last = pos == len(order) - 1
             if i in right and (text or not last):  # (an empty last cell is not padded, even right-aligned)
-                cells.append(" " * pad + text)
+                padded.append(" " * pad + text)
             else:
-                cells.append(text if last else text + " " * pad)
-        out.append(osep.join(cells) + "\n")
+                padded.append(text if last else text + " " * pad)
+        out.append(osep.join(padded) + "\n")
     return out
 
 
@@ -322,7 +362,7 @@ def _column(ctx: Ctx, opts: Parsed, lines: list[str], termwidth: int) -> int:
         # A blank line is no entry; -L keeps it as an empty one (its blanks dropped).
         keep = bool(opts.get("keep_empty_lines"))
         entries = [line if line.strip() else "" for line in lines if keep or line.strip()]
-        result = _fill(entries, termwidth, bool(opts.get("fillrows"))) if entries else []
+        result = _fill(entries, termwidth, bool(opts.get("fillrows")), ctx.checkpoint) if entries else []
     for text in result:
         out.write(encode(text))
     out.flush()

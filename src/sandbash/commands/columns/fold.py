@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..context import Ctx
 from ..gnuquote import quote as gnu_quote
 from ..options import CommandSpec, Opt, OptionValueError
@@ -18,6 +20,8 @@ from ..textbasic.common import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass
@@ -209,22 +213,24 @@ FMT_SPEC = CommandSpec(
 
 MAXWORDS = 1000
 MAXCHARS = 5000
+_WORDS_PER_CHECK = 4096  # words read, or placed in lines, between two deadline checks
+
+
+@cache
+def _word_re() -> re.Pattern[bytes]:
+    """A word (its first character, then up to an isspace() one) and the blanks after it (our own
+    pattern: stdlib re, compiled at fmt's first run)."""
+    import re
+
+    return re.compile(b"(?s)(.[^ \t\n\v\f\r]*)([ \t]*)")
 
 
 def _equiv(n: int) -> int:
     return n * n
 
 
-def _short_cost(n: int) -> int:
-    """A line n columns off the goal width."""
-    return _equiv(n * 10)
-
-
-def _ragged_cost(n: int) -> int:
-    """Adjacent lines n columns apart in length: half a short cost, as GNU's RAGGED_COST."""
-    return _short_cost(n) // 2
-
-
+# GNU's SHORT_COST(n), a line n columns off the goal width, is _equiv(n * 10); its RAGGED_COST(n),
+# adjacent lines n columns apart in length, half that: both are written into _Fmt._fmt's loop
 LINE_COST = _equiv(70)
 SENTENCE_BONUS = _equiv(50)
 NOBREAK_COST = _equiv(600)
@@ -264,8 +270,11 @@ def _check_punctuation(w: _Word) -> None:
 class _Fmt:
     """A port of GNU fmt's paragraph reading, line breaking and output."""
 
-    def __init__(self, out: Out, width: int, goal: int, opts: dict[str, object]) -> None:
+    def __init__(
+        self, out: Out, width: int, goal: int, opts: dict[str, object], tick: Callable[[int], None]
+    ) -> None:
         self.out = out
+        self.tick = tick  # charges words worked on to the run and checks its deadline
         self.max_width = width
         self.goal = goal
         self.crown = bool(opts.get("crown_margin"))
@@ -321,32 +330,35 @@ class _Fmt:
         return True, pcol, col, i
 
     def _words(self, line: bytes, start: int, col: int, last_line: bool = False) -> list[_Word]:
+        """The words of `line` from `start`, as GNU's get_line reads them: a word is its first
+        character, whatever it is, and the characters up to the next isspace() one (\\v, \\f and
+        \\r end a word); only blanks and tabs after it are its spacing. (A regex finds each word: a
+        Python step a character took seconds for one long line.)"""
         words: list[_Word] = []
-        i = start
         n = len(line)
-        while i < n:
-            j = i
-            while j < n and line[j] not in b" \t\n\v\f\r":
-                j += 1
-            w = _Word(line[i:j], j - i)
-            col += j - i
+        tick = self.tick
+        for m in _word_re().finditer(line, start):
+            text, blanks = m.groups()
+            if not text:
+                break  # (the end of the line)
+            w = _Word(text, len(text))
+            col += len(text)
             _check_punctuation(w)
-            k = j
             start_col = col
-            while k < n and line[k] in b" \t\v\f\r":
-                if line[k] == 9:
-                    self.tabs = True
-                    col = (col // 8 + 1) * 8
-                else:
-                    col += 1
-                k += 1
+            if b"\t" in blanks:
+                self.tabs = True
+                for c in blanks:
+                    col = (col // 8 + 1) * 8 if c == 9 else col + 1
+            else:
+                col += len(blanks)
             w.space = col - start_col
-            at_end = k >= n
+            at_end = m.end() >= n
             w.final = (at_end and last_line) or (w.period and (at_end or w.space > 1))
             if at_end or self.uniform:
                 w.space = 2 if w.final else 1
             words.append(w)
-            i = k
+            if not len(words) % _WORDS_PER_CHECK:
+                tick(_WORDS_PER_CHECK)
         return words
 
     def run(self, lines: list[bytes]) -> None:
@@ -356,6 +368,7 @@ class _Fmt:
             line = lines[i]
             ok, pind, col, off = self._prefixed(line)
             if off >= len(line) or not ok or pind < self.prefix_lead:
+                self.tick(1)
                 self._copy_rest(line, pind, col, off)
                 i += 1
                 continue
@@ -421,6 +434,7 @@ class _Fmt:
         """Does line k continue the paragraph: (same, its text column, its text offset)."""
         if k >= len(lines):
             return False, 0, 0
+        self.tick(1)  # (each line is looked at here before its paragraph takes it)
         ok, pind2, col, off = self._prefixed(lines[k])
         return (ok and pind2 == pind and off < len(lines[k])), col, off
 
@@ -483,36 +497,44 @@ class _Fmt:
             cost += _equiv(150) // (w.length + 2)
         return cost
 
-    def _line_cost(self, words: list[_Word], nxt: int, length: int, limit: int) -> int:
-        if nxt == limit:
-            return 0
-        cost = _short_cost(self.goal - length)
-        if words[nxt].next_break != limit:
-            cost += _ragged_cost(length - words[nxt].line_length)
-        return cost
-
     def _fmt(self, words: list[_Word], first_indent: int, other_indent: int) -> None:
+        """GNU's fmt_paragraph: each word's best line break, from the last word back. (GNU's
+        line_cost, SHORT_COST and RAGGED_COST are written in: this loop runs up to a line's words
+        for each word. At most MAXWORDS words a call: one deadline check a call.)"""
         limit = len(words)
+        self.tick(limit + 1)
+        goal = self.goal
+        max_width = self.max_width
+        last = self.last_line_length
         for start in range(limit - 1, -1, -1):
             best = MAXCOST
-            length = first_indent if start == 0 else other_indent
+            first = words[start]
+            length = (first_indent if start == 0 else other_indent) + first.length
             w = start
-            length += words[w].length
             while True:
                 w += 1
-                wcost = self._line_cost(words, w, length, limit) + (words[w].best_cost if w < limit else 0)
-                if start == 0 and self.last_line_length > 0:
-                    wcost += _ragged_cost(length - self.last_line_length)
+                if w == limit:
+                    wcost = 0
+                else:
+                    nxt = words[w]
+                    d = (goal - length) * 10
+                    wcost = d * d + nxt.best_cost
+                    if nxt.next_break != limit:
+                        d = (length - nxt.line_length) * 10
+                        wcost += d * d // 2
+                if start == 0 and last > 0:
+                    d = (length - last) * 10
+                    wcost += d * d // 2
                 if wcost < best:
                     best = wcost
-                    words[start].next_break = w
-                    words[start].line_length = length
+                    first.next_break = w
+                    first.line_length = length
                 if w == limit:
                     break
                 length += words[w - 1].space + words[w].length
-                if length >= self.max_width:
+                if length >= max_width:
                     break
-            words[start].best_cost = best + self._base_cost(words, start)
+            first.best_cost = best + self._base_cost(words, start)
 
     # -- output
 
@@ -589,7 +611,7 @@ def cmd_fmt(ctx: Ctx) -> int:
             if lines and lines[-1] == b"":
                 lines.pop()
             ctx.checkpoint(len(lines) + 1)
-            fmt = _Fmt(out, width, goal, opts.values)
+            fmt = _Fmt(out, width, goal, opts.values, ctx.checkpoint)
             fmt.run(lines)
     out.flush()
     return inputs.status
