@@ -29,5 +29,7 @@ def write_out(sh: Shell, name: str, data: bytes, fd: int = 1) -> int:
 @builtin("echo")
 def bi_echo(sh: Shell, argv: list[str]) -> int:
     xpg = sh.state.shopts["xpg_echo"]
-    text, _ = echo_text(argv[1:], xpg, options=not (xpg and sh.state.opts["posix"]))
+    text, _ = echo_text(
+        argv[1:], xpg, options=not (xpg and sh.state.opts["posix"]), byte_locale=sh.locale_bytes
+    )
     return write_out(sh, "echo", text.encode("utf-8", "surrogateescape"))

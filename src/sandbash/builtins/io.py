@@ -17,6 +17,7 @@ from ..posix.readfields import split_read_fields
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, EXPORT, NOASSIGN, READONLY, ArrayRefArg, split_array_ref
 from ..stdio.streams import CHUNK, NullStream, Stream, StreamReadError
+from ..syntax.escapes import locale_escapes
 from . import builtin
 from .bopts import invalid_number_message, legal_number, parse_builtin_status, usage
 from .echo import write_out
@@ -135,10 +136,14 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         if tz_var is not None and tz_var.attrs & EXPORT and isinstance(tz_var.value, str)
         else None
     )
-    # the locale matters only to a 'X or "X argument (a character's code) and to a text that is
-    # not ASCII (%q and %Q quote its bytes in the C locale)
+    # the locale matters only to a 'X or "X argument (a character's code), to a text that is not
+    # ASCII (%q and %Q quote its bytes in the C locale) and to a \u or \U escape (written back there)
     joined = "".join(args)
-    byte_chars = sh.locale_bytes() if "'" in joined or '"' in joined or not joined.isascii() else True
+    byte_chars = (
+        sh.locale_bytes()
+        if "'" in joined or '"' in joined or not joined.isascii() or locale_escapes(joined)
+        else True
+    )
 
     def assign(name: str, count: int) -> bool:  # %n takes a plain name only, as bash's legal_identifier
         if "[" in name or var_ref(sh, name) is None:

@@ -11,7 +11,7 @@ from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ATTR_LETTERS, CAPITALIZE, INTEGER, LOWER, NAMEREF, UPPER, Var
 from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
-from ..syntax.escapes import decode_escapes
+from ..syntax.escapes import decode_escapes, locale_escapes
 from ..syntax.lexer import tilde_prefix
 from . import casemap
 from .arith import ArithError
@@ -517,7 +517,8 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
         if letter == "E":
             # bash's internal quoting character (\001) quotes the next one in the value: a
             # pair of them comes out as one
-            return decode_escapes(s.replace("\x01\x01", "\x01"), "ansi")[0]
+            text = s.replace("\x01\x01", "\x01")
+            return decode_escapes(text, "ansi", None, locale_escapes(text) and ex._byte_locale())[0]
         if letter == "P":
             return ex.env.prompt_expand(s)
         if letter in ("U", "u", "L"):

@@ -36,6 +36,7 @@ from ..posix.echo import echo_text
 from ..shvars.vars import NAMEREF
 from ..stdio.streams import BufferWriter, Stream, capture_bound
 from ..syntax import ast as A
+from ..syntax.escapes import locale_escapes
 from ..syntax.lexer import is_name
 from .builtin_table import lookup
 from .control import AbortCommand, ExitShell
@@ -411,17 +412,23 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
         if const is not None and const[0] == xpg:
             data = const[1]
         elif p.argv is not None:
-            data = _echo_bytes(p.argv, xpg)
-            if len(data) < ARGV_HELD_MIN and held.room(2 * len(data)):  # (its bytes and its text)
+            data = _echo_bytes(sh, p.argv, xpg)
+            if (
+                len(data) < ARGV_HELD_MIN and _locale_free(p.argv) and held.room(2 * len(data))
+            ):  # (its bytes and its text)
                 p.const = (xpg, data, _constant_text(data))
         else:
-            data = _echo_bytes(_twin(sh).ex.expand_argv(p.cmd.words), xpg)
+            data = _echo_bytes(sh, _twin(sh).ex.expand_argv(p.cmd.words), xpg)
         size += len(data)
         if size > max_size:
             raise LimitExceeded(size_limit, max_size)
         out.append(data)
     value = _value(sh, out, size)
-    if fplan is not None and size < ARGV_HELD_MIN and all(p.argv is not None for p in plans):
+    if (
+        fplan is not None
+        and size < ARGV_HELD_MIN
+        and all(p.argv is not None and _locale_free(p.argv) for p in plans)
+    ):
         data = b"".join(out)
         if 0 not in data and held.room(size):  # (a null byte is warned of at each call: captured_text)
             argc = max(len(p.argv) for p in plans)  # type: ignore[arg-type]
@@ -452,8 +459,15 @@ def _const_call(sh: Shell, fplan: FuncPlan, value: str) -> tuple[str, int]:
     return value, 0
 
 
-def _echo_bytes(argv: list[str], xpg: bool) -> bytes:
-    return echo_text(argv[1:], xpg)[0].encode("utf-8", "surrogateescape")
+def _echo_bytes(sh: Shell, argv: list[str], xpg: bool) -> bytes:
+    return echo_text(argv[1:], xpg, byte_locale=sh.locale_bytes)[0].encode("utf-8", "surrogateescape")
+
+
+def _locale_free(argv: list[str]) -> bool:
+    """Whether echo or printf makes the same of these words in every locale (a literal command's
+    output is then kept): no quote ('X: a character's code), no text that is not ASCII (%q), no
+    \\u or \\U escape (the C locale writes it back)."""
+    return not any("'" in a or '"' in a or not a.isascii() or locale_escapes(a) for a in argv)
 
 
 def _constant_text(data: bytes) -> str | None:
@@ -502,7 +516,7 @@ def direct_stage(sh: Shell, cmd: A.Command) -> bytes | None:
         return None
     argv = plan.argv if plan.argv is not None else _twin(sh).ex.expand_argv(plan.cmd.words)
     if plan.name == "echo":
-        data = _echo_bytes(argv, sh.state.shopts["xpg_echo"])
+        data = _echo_bytes(sh, argv, sh.state.shopts["xpg_echo"])
     else:
         text = _printf_text(sh, argv, sh.rt.limits.max_string_length)
         if text is None:
@@ -548,18 +562,12 @@ def _printf(sh: Shell, plan: Plan) -> tuple[str, int]:
         if text is None:
             return _printf_builtin(sh, plan, argv)
         data = text.encode("utf-8", "surrogateescape")
-        if plan.argv is not None and not _quoted_args(argv) and _PLANS_HELD.room(2 * len(data)):
+        if plan.argv is not None and _locale_free(argv) and _PLANS_HELD.room(2 * len(data)):
             plan.const = (limit, data, _constant_text(data))
     max_size, size_limit = _capture_limit(sh)
     if len(data) > max_size:
         raise LimitExceeded(size_limit, max_size)
     return _value(sh, [data], len(data)), 0
-
-
-def _quoted_args(argv: list[str]) -> bool:
-    """Whether the locale decides what printf makes of an argument: one with a quote ('X and "X
-    read a character's code) or one that is not ASCII (%q quotes its bytes in the C locale)."""
-    return any("'" in a or '"' in a or not a.isascii() for a in argv)
 
 
 _format_printf: Callable[..., tuple[str, int]] | None = None
@@ -578,7 +586,7 @@ def _printf_text(sh: Shell, argv: list[str], limit: int) -> str | None:
 
         _format_printf = format_printf
     errors: list[str] = []
-    byte_chars = sh.locale_bytes() if _quoted_args(argv) else True
+    byte_chars = True if _locale_free(argv) else sh.locale_bytes()
     try:
         text, _ = _format_printf(fmt, argv[2:], errors.append, max_field=limit, byte_chars=byte_chars)
     except ValueError:  # (FieldTooWide: the builtin reports max_string_length)

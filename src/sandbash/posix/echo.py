@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from ..syntax.escapes import decode_escapes
+from ..syntax.escapes import decode_escapes, locale_escapes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
-def echo_text(args: list[str], xpg: bool = False, options: bool = True) -> tuple[str, bool]:
+def echo_text(
+    args: list[str], xpg: bool = False, options: bool = True, byte_locale: Callable[[], bool] | None = None
+) -> tuple[str, bool]:
     """bash's echo: leading -n/-e/-E options (bundled, unless `options` is False: bash's posix
-    mode with xpg_echo), the rest joined."""
+    mode with xpg_echo), the rest joined; `byte_locale` answers whether the locale is C/POSIX
+    (asked only for a \\u or \\U escape, which that locale writes back: codepoint)."""
     newline = True
     escapes = xpg
     i = 0
@@ -25,7 +32,9 @@ def echo_text(args: list[str], xpg: bool = False, options: bool = True) -> tuple
         i += 1
     text = " ".join(args[i:])
     if escapes:
-        text, stopped = decode_escapes(text, "echo")
+        text, stopped = decode_escapes(
+            text, "echo", None, byte_locale is not None and locale_escapes(text) and byte_locale()
+        )
         if stopped:
             return text, False
     return (text + "\n" if newline else text), False

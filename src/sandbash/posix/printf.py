@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from ..expand.quoting import printf_q
-from ..syntax.escapes import decode_escapes, decode_raw
+from ..syntax.escapes import decode_escapes, decode_raw, locale_escapes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -163,36 +163,37 @@ def parse_float(
 
 
 # decoded formats: a script's printf runs the same few formats again and again
-_DECODED: dict[str, tuple[str, tuple[str, ...]]] = {}
+_DECODED: dict[tuple[str, bool], tuple[str, tuple[str, ...]]] = {}
 _DECODED_MAX = 256
 
 
-def _decoded_format(text: str) -> tuple[str, tuple[str, ...]]:
+def _decoded_format(text: str, c_locale: bool = False) -> tuple[str, tuple[str, ...]]:
     """decode_format_escapes(text) and its warnings, remembered for a short format."""
-    hit = _DECODED.get(text)
+    key = (text, c_locale)
+    hit = _DECODED.get(key)
     if hit is not None:
         return hit
     if "\\" not in text:
         return text, ()  # nothing to decode (and nothing worth remembering)
     warnings: list[str] = []
-    hit = (decode_format_escapes(text, warnings), tuple(warnings))
+    hit = (decode_format_escapes(text, warnings, c_locale), tuple(warnings))
     if len(text) <= 1024:
         if len(_DECODED) >= _DECODED_MAX:
             _DECODED.clear()
-        _DECODED[text] = hit
+        _DECODED[key] = hit
     return hit
 
 
-def decode_format_escapes(text: str, warnings: list[str] | None = None) -> str:
+def decode_format_escapes(text: str, warnings: list[str] | None = None, c_locale: bool = False) -> str:
     """Escapes in the format string itself (\\NNN octal, not \\0NNN; \\c is no escape here);
-    bash's warnings for \\x and \\u without digits go to `warnings`."""
+    bash's warnings for \\x and \\u without digits go to `warnings` (`c_locale`: codepoint's)."""
     unknown: list[str] = []
     # an escape that makes a `%` (\045, \x25, \u0025) is a literal percent sign: bash decodes
     # escapes while it scans the format, after it has looked for conversions
     text = _ESCAPED_PERCENT.sub(
         lambda m: m.group() if m.group() == "\\\\" or decode_raw(m.group(), "format") != "%" else "%%", text
     )
-    out = decode_raw(text, "format", unknown)
+    out = decode_raw(text, "format", unknown, c_locale)
     if warnings is not None:
         warnings.extend(missing_digits(unknown))
     return out
@@ -258,7 +259,7 @@ def format_printf(
         cut = _format_stop(fmt)
         if cut >= 0:
             fmt, stop_at_end = fmt[:cut], True
-    fmt, fmt_warnings = _decoded_format(fmt)
+    fmt, fmt_warnings = _decoded_format(fmt, byte_chars)
     out: list[str] = []
     if marks is not None:
         report = _marking(report, out, marks)
@@ -384,7 +385,7 @@ def format_printf(
                 out.append(_pad(s, flags, width, prec))
             elif conv == "b":
                 unknown: list[str] = []
-                s, stop = decode_escapes(arg or "", "printf_b", unknown)
+                s, stop = decode_escapes(arg or "", "printf_b", unknown, byte_chars)
                 for warning in missing_digits(unknown):
                     report(warning)
                 out.append(_pad(s, flags, width, prec))
@@ -462,7 +463,10 @@ def _plain_format(fmt: str) -> PlainFormat | None:
 
 
 def _scan_plain(fmt: str) -> PlainFormat | None:
-    """The pieces of a plain format (literal text, (conversion, flags, width, its number, spec)), or None."""
+    """The pieces of a plain format (literal text, (conversion, flags, width, its number, spec)), or None
+    (a \\u or \\U escape too: what it makes depends on the locale, which the general way asks)."""
+    if locale_escapes(fmt):
+        return None
     text, warnings = _decoded_format(fmt)
     if warnings:
         return None

@@ -42,10 +42,14 @@ def byte_char(value: int) -> str:
     return chr(value) if value < 0x80 else chr(0xDC00 + value)
 
 
-def codepoint(value: int, mode: str = "") -> str:
+def codepoint(value: int, mode: str = "", c_locale: bool = False) -> str:
     """\\u/\\U as bash writes them in a UTF-8 locale: surrogates as their three
     bytes, past U+10FFFF the original UTF-8 forms (up to six bytes, to
-    0x7FFFFFFF), beyond that nothing. `mode` is kept for the callers' symmetry."""
+    0x7FFFFFFF), beyond that nothing. `mode` is kept for the callers' symmetry.
+    `c_locale`: the C/POSIX locale has no character past ASCII to convert to, and bash's
+    u32cconv writes the escape back, `\\u00E9` or `\\U0001F600`."""
+    if c_locale and value > 0x7F:
+        return f"\\u{value:04X}" if value <= 0xFFFF else f"\\U{value:08X}"
     if value <= 0x10FFFF:
         return chr(value).encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape")
     if value > 0x7FFFFFFF:
@@ -58,20 +62,27 @@ def codepoint(value: int, mode: str = "") -> str:
     return "".join(byte_char(b) for b in out)
 
 
-def decode_escapes(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str, bool]:
+def locale_escapes(text: str) -> bool:
+    """Whether decoding `text` may depend on the locale: a \\u or \\U escape (codepoint)."""
+    return "\\u" in text or "\\U" in text
+
+
+def decode_escapes(
+    text: str, mode: str, unknown: list[str] | None = None, c_locale: bool = False
+) -> tuple[str, bool]:
     """See `_decode`; byte escapes that together form valid UTF-8 become
-    characters, as they would on a terminal."""
-    out, stopped = _decode(text, mode, unknown)
+    characters, as they would on a terminal (`c_locale`: codepoint's)."""
+    out, stopped = _decode(text, mode, unknown, c_locale)
     if any(0xDC80 <= ord(c) <= 0xDCFF for c in out):
         out = out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
     return out, stopped
 
 
-def decode_raw(text: str, mode: str, unknown: list[str] | None = None) -> str:
+def decode_raw(text: str, mode: str, unknown: list[str] | None = None, c_locale: bool = False) -> str:
     """Decode in `mode` keeping byte escapes as bytes (printf's format, awk strings, stat
     --printf); each escape the mode does not know is appended to `unknown` (for a warning), and
-    in tr's mode an octal escape too large for a byte, as `\\NNN`."""
-    return _decode(text, mode, unknown)[0]
+    in tr's mode an octal escape too large for a byte, as `\\NNN` (`c_locale`: codepoint's)."""
+    return _decode(text, mode, unknown, c_locale)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,18 +161,20 @@ def decode_pieces(text: str, mode: str, unknown: list[str] | None = None) -> lis
     return [(piece, k in escaped) for k, piece in enumerate(out)]
 
 
-def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str, bool]:
+def _decode(
+    text: str, mode: str, unknown: list[str] | None = None, c_locale: bool = False
+) -> tuple[str, bool]:
     """Decode backslash escapes by the rules of `mode` (see _MODES).
 
     Returns (text, stopped) where stopped is True when \\c ended the output
     (echo, printf %b) or a NUL ended the string ($'...').
     """
-    out, stopped = _decode_into(text, mode, unknown, None)
+    out, stopped = _decode_into(text, mode, unknown, None, c_locale)
     return "".join(out), stopped
 
 
 def _decode_into(
-    text: str, mode: str, unknown: list[str] | None, marks: list[int] | None
+    text: str, mode: str, unknown: list[str] | None, marks: list[int] | None, c_locale: bool = False
 ) -> tuple[list[str], bool]:
     """The loop of `_decode`: the output pieces; `marks` gets the index of each piece an escape made."""
     m = _MODES[mode]
@@ -242,7 +255,7 @@ def _decode_into(
             value = int(text[start:i], 16)
             if value == 0 and m.nul_stops:
                 return out, True
-            out.append(codepoint(value, mode))
+            out.append(codepoint(value, mode, c_locale))
             continue
         else:
             if unknown is not None:
