@@ -681,7 +681,7 @@ def _replacer(
         n = len(s)
         grown = 0  # what the replacements add: checked as it grows (${x//?/$x} squares x)
         found = 0
-        encoded = s.encode() if every and n > 256 and s.isascii() else None  # (see Pattern.search)
+        encoded = pat.encoded(s) if every and n > 256 else None  # (see Pattern.search)
         while i < n:
             m = pat.search(s, i, encoded)
             if m is None:

@@ -67,14 +67,18 @@ def test_letters_of_every_script(name: str, yes: str, no: str) -> None:
         assert not pat.fullmatch(c), (name, c)
 
 
-def test_a_long_text_is_searched_in_linear_time() -> None:
-    # RE2's binding encodes a str at every call: a replace-all searched 96 KB 65,536 times
+@pytest.mark.parametrize(("unit", "letters"), [("ab cd-", 4), ("aé c€-", 3), ("a😀 éb", 3)])
+def test_a_long_text_is_searched_in_linear_time(unit: str, letters: int) -> None:
+    # RE2's binding encodes a str at every call: a replace-all searched 96 KB 65,536 times; the
+    # text is encoded once (Pattern.encoded), its offsets mapped back as the search moves on
     pat = compile_pattern("[[:alpha:]]")
-    text = "ab cd-" * 16000
-    encoded = text.encode()
+    text = unit * 16000
+    encoded = pat.encoded(text)
+    assert encoded is not None
     found, i = 0, 0
     while (m := pat.search(text, i, encoded)) is not None:
+        assert m == pat.search(text, i) if found % 4999 == 0 else True  # (the same as without)
         found += 1
         i = m[1]
-    assert found == 64000
+    assert found == 16000 * letters
     assert pat.search(text, 0) == pat.search(text, 0, encoded) == (0, 1)
