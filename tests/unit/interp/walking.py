@@ -11,6 +11,7 @@ import pytest
 import sandbash.interp.evaluator as evaluator_module
 from memheld import vars_held
 from sandbash import Bash
+from sandbash.audit import Audit, AuditEvent
 
 # what a loop's generated store of `x` does not cover, turned on in its middle (a test runs each
 # and compares with the walker; a test adds the changes of its own kind)
@@ -46,6 +47,18 @@ def run_walked(script: str, walker: bool, **kw: object) -> tuple[str, str, int]:
 def compiled_and_walked(script: str, **kw: object) -> tuple[tuple[str, str, int], tuple[str, str, int]]:
     """run_walked's (stdout, stderr, status) of `script` compiled, then walked."""
     return run_walked(script, False, **kw), run_walked(script, True, **kw)
+
+
+def started_argvs(script: str, **kw: object) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The argv of each command.start the audit records for `script` in a fresh Bash(**kw),
+    compiled, then walked (a fast path must audit each command as the walker does)."""
+    seen: list[list[tuple[str, ...]]] = []
+    for walker in (False, True):
+        got: list[AuditEvent] = []
+        with walking(walker):
+            Bash(audit=Audit([got.append]), **kw).exec(script)  # type: ignore[arg-type]
+        seen.append([tuple(e.fields["argv"]) for e in got if e.kind == "command.start"])
+    return seen[0], seen[1]
 
 
 def held_change(setup: str, script: str, walker: bool) -> tuple[str, int]:
