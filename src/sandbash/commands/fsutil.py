@@ -695,6 +695,13 @@ def descriptor_stat(ctx: Ctx, path: str, follow: bool) -> Stat | None:
     )
 
 
+def regular_stdin(ctx: Ctx, stream: Stream) -> FileStream | None:
+    """`stream` when it is the command's standard input and a regular file's: the input GNU's tools
+    size by its offset (`wc -c`) or leave just past what they used for the next reader of the
+    descriptor (`head -n 1`, `head -n -N`, `sed q`, `grep -m`), by lseek."""
+    return stream if stream is ctx.stdin and isinstance(stream, FileStream) else None
+
+
 def input_is_output(ctx: Ctx, stream: Stream, unread_only: bool = False) -> bool:
     """Whether the input `stream` is the regular file standard output writes to (GNU's SAME_INODE
     check of an input against stdout's fstat): `cat f >> f` or `grep x f >> f` would read what

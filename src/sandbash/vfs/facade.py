@@ -130,10 +130,11 @@ class FileStream(Stream):
         """How many bytes are left from the read position to the end of the file (0 when the
         position is past it), without reading or moving: `wc -c` of a regular standard input,
         which GNU sizes by fstat and the offset."""
-        here = self.tell()
-        end = self.handle.seek(0, 2)
-        self.reposition(here)
-        return max(end - here, 0)
+        h = self.handle
+        at = h.seek(0, 1)
+        end = h.seek(0, 2)
+        h.seek(at)  # (the handle's own position: what was read ahead stays good)
+        return max(end - self.tell(), 0)
 
     def close(self) -> None:
         self.handle.close()
@@ -189,13 +190,6 @@ class _OwnOffset(FileStream):
     def reposition(self, pos: int) -> None:
         self.pos = max(pos, 0)
         self._drop_read_ahead()
-
-    def unread_size(self) -> int:
-        h = self.handle
-        here = h.seek(0, 1)
-        end = h.seek(0, 2)
-        h.seek(here)
-        return max(end - self.tell(), 0)
 
     def close(self) -> None:
         pass  # (the descriptor's handle stays open)

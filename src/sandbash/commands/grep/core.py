@@ -19,9 +19,8 @@ from ...expand.pattern import compile_pattern
 from ...regex import valid_utf8
 from ...stdio.streams import ClosedStream, DirStream, Stream, StreamReadError
 from ...vfs.errors import FsError, strerror
-from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
-from ..fsutil import input_is_output
+from ..fsutil import input_is_output, regular_stdin
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, WriteFailure, declare
 from ..textbasic.common import read_input_held
@@ -452,14 +451,13 @@ class Searcher:
         # -m NUM over a regular standard input: GNU leaves it just past the last selected line, for
         # the next reader (`{ grep -m1 '^---$'; cat; } < f`); -q, -l, -L read on as they like
         rewind = (
-            max_count > 0
-            and not (o.quiet or o.list_files or o.list_nonmatching)
-            and stream is self.ctx.stdin
-            and isinstance(stream, FileStream)
+            regular_stdin(self.ctx, stream)
+            if max_count > 0 and not (o.quiet or o.list_files or o.list_nonmatching)
+            else None
         )
-        begin = stream.tell() if isinstance(stream, FileStream) and rewind else 0
+        begin = rewind.tell() if rewind is not None else 0
         used = -1  # where in the input the line that reached -m's count ends
-        if not need_lines and eol == b"\n" and not o.per_line and not rewind:
+        if not need_lines and eol == b"\n" and not o.per_line and rewind is None:
             # -c, -q, -l, -L need how many lines, never which: no line is visited
             selected = self._count_stream(stream)
             stop = True
@@ -554,8 +552,8 @@ class Searcher:
                 offset += end - start
                 if stop:
                     break
-        if isinstance(stream, FileStream) and rewind and used >= 0:
-            stream.reposition(begin + used)
+        if rewind is not None and used >= 0:
+            rewind.reposition(begin + used)
         if selected:
             self.any_selected = True
             if encoding_errors and need_lines:

@@ -11,7 +11,7 @@ from ...stdio.streams import BufferWriter, Stream, StreamReadError
 from ...vfs.errors import FsError
 from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
-from ..fsutil import FileRewrite
+from ..fsutil import FileRewrite, regular_stdin
 from ..inputs import Inputs
 from . import blocks
 from .blocks import expand
@@ -72,8 +72,9 @@ class Input:
         for name, stream in self.next_operand:
             self.stream = stream
             self.cur_name = name
-            if stream is self.r.ctx.stdin and isinstance(stream, FileStream):
-                self.stdin_file, self.stdin_begin, self.stdin_used = stream, stream.tell(), 0
+            stdin = regular_stdin(self.r.ctx, stream)
+            if stdin is not None:
+                self.stdin_file, self.stdin_begin, self.stdin_used = stdin, stdin.tell(), 0
             self.lines = stream.lines(self.sep, self.r.ctx.budget)
             self.r.start_file(name)
             return True
@@ -108,7 +109,7 @@ class Input:
         if line is None:
             return None
         self.line_name = self.pending_name
-        if self.pending_stream is not None and self.pending_stream is self.stdin_file:
+        if self.stdin_file is not None and self.pending_stream is self.stdin_file:
             self.stdin_used += len(line)
         self._look_ahead()
         self.peeked = False

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from ...stdio.streams import ClosedStream, Stream
 from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
+from ..fsutil import regular_stdin
 from ..options import CommandSpec, Opt
 from ..record import Effects, WriteFailure, declare
 from .common import Out, parse_size, quote, read_chunks
@@ -165,10 +166,12 @@ class _Job:
         self.first = False
 
 
-def _give_back(ctx: Ctx, stream: Stream, rest: bytes | bytearray) -> None:
-    """Leave unread input for the next reader when stdin is a regular file (GNU seeks back)."""
-    if rest and stream is ctx.stdin and isinstance(stream, FileStream):
-        stream.reposition(stream.tell() - len(rest))
+def _give_back(ctx: Ctx, stream: Stream, unused: int) -> None:
+    """Leave the last `unused` bytes read for the next reader when stdin is a regular file (GNU
+    seeks back)."""
+    stdin = regular_stdin(ctx, stream)
+    if unused and stdin is not None:
+        stdin.reposition(stdin.tell() - unused)
 
 
 # ------------------------------------------------------------------ head
@@ -187,7 +190,7 @@ def _head_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) -> None:
         for _ in range(n):
             pos = chunk.find(sep, pos + 1)
         out.write(chunk[: pos + 1])
-        _give_back(ctx, stream, chunk[pos + 1 :])
+        _give_back(ctx, stream, len(chunk) - pos - 1)
         return
 
 
@@ -213,7 +216,7 @@ def _head_all_but_bytes(ctx: Ctx, stream: Stream, out: Out, n: int) -> None:
                 out.write(bytes(buf[:cut]))
                 del buf[:cut]
                 mem.set(len(buf))
-        _give_back(ctx, stream, buf)
+        _give_back(ctx, stream, len(buf))
 
 
 def _head_all_but_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) -> None:
@@ -227,7 +230,7 @@ def _head_all_but_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) 
                 first = pending.popleft()
                 mem.release(len(first) + 48)
                 out.write(first)
-        _give_back(ctx, stream, b"".join(pending))
+        _give_back(ctx, stream, sum(map(len, pending)))
 
 
 def _split_head_obsolete(args: list[str]) -> list[str]:

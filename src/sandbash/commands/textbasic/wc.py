@@ -6,8 +6,8 @@ import codecs
 
 from ...stdio.streams import ClosedStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
-from ...vfs.facade import FileStream
 from ..context import Ctx
+from ..fsutil import regular_stdin
 from ..options import CommandSpec, Opt
 from ..record import WRITE_ERROR_BARE, Effects, declare
 from .common import (
@@ -253,12 +253,13 @@ def cmd_wc(ctx: Ctx) -> int:
         try:
             regular, size = is_regular(ctx, name, stream)
             bytes_only = not (want["lines"] or want["words"] or want["chars"] or want["max_line_length"])
+            stdin = regular_stdin(ctx, stream)
             if regular and bytes_only and stream is not ctx.stdin:
                 counts = _Counts(nbytes=size)
-            elif regular and bytes_only and isinstance(stream, FileStream):
+            elif regular and bytes_only and stdin is not None:
                 # a regular standard input is sized from where it stands, and neither read nor
                 # moved (GNU's fstat and offset): `{ read l; wc -c; cat; } < f` still cats the rest
-                counts = _Counts(nbytes=stream.unread_size())
+                counts = _Counts(nbytes=stdin.unread_size())
             else:
                 counts = _count_stream(ctx, stream, want["words"], want["chars"], want["max_line_length"])
         except (FsError, StreamError) as e:
