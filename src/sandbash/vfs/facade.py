@@ -126,15 +126,20 @@ class FileStream(Stream):
         self.handle.seek(max(pos, 0))
         self._drop_read_ahead()
 
+    def size(self) -> int:
+        """The open file's size, by its handle (fstat's answer, its name gone or not), the handle
+        and what was read ahead left as they were."""
+        h = self.handle
+        at = h.seek(0, 1)
+        end = h.seek(0, 2)
+        h.seek(at)
+        return end
+
     def unread_size(self) -> int:
         """How many bytes are left from the read position to the end of the file (0 when the
         position is past it), without reading or moving: `wc -c` of a regular standard input,
         which GNU sizes by fstat and the offset."""
-        h = self.handle
-        at = h.seek(0, 1)
-        end = h.seek(0, 2)
-        h.seek(at)  # (the handle's own position: what was read ahead stays good)
-        return max(end - self.tell(), 0)
+        return max(self.size() - self.tell(), 0)
 
     def close(self) -> None:
         self.handle.close()

@@ -13,6 +13,7 @@ from ...limits import MemoryHold
 from ...stdio.streams import STDIO_BLOCK as STDIO_BLOCK
 from ...stdio.streams import Stream, StreamError, batch_charge
 from ...vfs.errors import FsError, strerror
+from ...vfs.facade import FileStream
 from .. import gnuquote
 from ..context import CommandExit, Ctx
 from ..context import WriteError as WriteError
@@ -84,6 +85,8 @@ def is_regular(ctx: Ctx, name: str, stream: Stream) -> tuple[bool, int]:
         st = ctx.fs.try_stat(path)
         if st is not None and st.is_file:
             return True, st.size
+        if st is None and isinstance(stream, FileStream):
+            return True, stream.size()  # (a file gone from its name: still the descriptor's, as fstat)
     return False, 0
 
 
